@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: GPL-2.0
+# pi-futex: fetch the pinned kernel, apply the series, build, boot under
+# QEMU, run the suites, print a verdict.  `make help` lists the targets.
+
+ROOT      := $(CURDIR)
+BUILD     := $(ROOT)/build
+PIN_VER   := $(shell sed -n 's/^PIN_VERSION=//p' kernel.pin | tr '~:' '__')
+SRC       := $(BUILD)/linux-$(PIN_VER)
+# Kernel flavour: fragments from kernel-config/ merged onto tinyconfig.
+FLAVOUR   ?= debug
+FRAGS_base  := base.config
+FRAGS_debug := base.config debug.config
+FRAGS     := $(addprefix $(ROOT)/kernel-config/,$(FRAGS_$(FLAVOUR)))
+OBJ       := $(BUILD)/obj-$(FLAVOUR)
+BZIMAGE   := $(OBJ)/arch/x86/boot/bzImage
+INITRAMFS := $(BUILD)/initramfs-$(FLAVOUR).cpio.gz
+GUESTBIN  := $(BUILD)/guest-bin
+SMP       ?= 2
+MEM       ?= 512M
+TIMEOUT   ?= 300
+APPEND    ?=
+RTTEST_EXTRA ?=
+STAGE     := $(ROOT)/tools/stage.sh
+
+GUEST_C   := $(wildcard tests/guest/*.c)
+GUEST_BINS := $(patsubst tests/guest/%.c,$(GUESTBIN)/%,$(GUEST_C))
+
+ifeq ($(FRAGS_$(FLAVOUR)),)
+$(error unknown FLAVOUR=$(FLAVOUR); known: base debug)
+endif
+
+.PHONY: help deps fetch kernel patch config initramfs guest-bins run check \
+	check-host check-negative shell clean distclean repin
+
+help:
+	@echo "pi-futex targets:"
+	@echo "  make run        fetch, patch, build, boot, run the suites, print the verdict"
+	@echo "  make check      host-side harness tests, then make run, then a negative control"
+	@echo "  make deps       install the Debian packages needed (done automatically)"
+	@echo "  make fetch      download + verify + extract the pinned kernel (kernel.pin)"
+	@echo "  make patch      apply the quilt series (incremental)"
+	@echo "  make config     merge kernel-config/ fragments, verify every option survived"
+	@echo "  make kernel     fetch + patch + config + bzImage"
+	@echo "  make initramfs  BusyBox + python3 + guest suites, via gen_init_cpio"
+	@echo "  make shell      boot the kernel with an interactive BusyBox shell"
+	@echo "  make repin      move kernel.pin to the newest served 6.12 version"
+	@echo "  make clean      remove build outputs, keep the extracted tree"
+	@echo "  make distclean  remove build/ entirely (the download cache stays)"
+	@echo "variables: FLAVOUR=$(FLAVOUR) (base|debug) SMP=$(SMP) MEM=$(MEM)"
+	@echo "  TIMEOUT=$(TIMEOUT) APPEND='...' RTTEST_EXTRA=DIR TIMEOUT_FACTOR=N"
+
+deps:
+	@$(ROOT)/tools/deps.sh
+
+# Every stage below first makes sure the tools are installed.
+fetch:
+	@$(ROOT)/tools/deps.sh
+	@$(STAGE) fetch $(ROOT)/tools/fetch-kernel.sh $(BUILD)
+
+patch: fetch
+	@$(STAGE) patch $(ROOT)/tools/apply-series.sh $(SRC)
+
+config: patch
+	@$(STAGE) config $(ROOT)/tools/make-config.sh $(SRC) $(OBJ) $(FRAGS)
+
+kernel: config
+	@$(STAGE) build $(ROOT)/tools/build-kernel.sh $(SRC) $(OBJ)
+
+$(GUESTBIN)/%: tests/guest/%.c
+	@mkdir -p $(GUESTBIN)
+	gcc -static -O2 -Wall -Werror -o $@ $< -lpthread
+
+guest-bins: $(GUEST_BINS)
+
+initramfs: kernel guest-bins
+	@$(STAGE) initramfs $(ROOT)/tools/mkinitramfs.sh --src $(SRC) \
+		--release $(OBJ)/include/config/kernel.release \
+		--bindir $(GUESTBIN) --out $(INITRAMFS) \
+		$(if $(RTTEST_EXTRA),--extra-tst $(RTTEST_EXTRA))
+
+run: initramfs
+	@$(STAGE) boot $(ROOT)/tools/run-qemu.sh --kernel $(BZIMAGE) \
+		--initrd $(INITRAMFS) --smp $(SMP) --mem $(MEM) \
+		--timeout $(TIMEOUT) $(if $(APPEND),--append "$(APPEND)")
+
+shell: initramfs
+	$(ROOT)/tools/run-qemu.sh --shell --kernel $(BZIMAGE) \
+		--initrd $(INITRAMFS) --smp $(SMP) --mem $(MEM) \
+		$(if $(APPEND),--append "$(APPEND)")
+
+check-host:
+	@$(ROOT)/tools/deps.sh
+	@$(STAGE) host-tests $(ROOT)/tests/host/run.sh
+
+# A canned failing suite, booted for real: the verdict must be FAIL.
+check-negative: initramfs
+	@$(STAGE) negative $(ROOT)/tests/host/negative-boot.sh \
+		$(SRC) $(OBJ) $(BZIMAGE) $(GUESTBIN)
+
+check: check-host
+	@$(MAKE) --no-print-directory run
+	@$(MAKE) --no-print-directory check-negative
+	@echo "check: all stages passed"
+
+repin:
+	@$(ROOT)/tools/deps.sh
+	@$(ROOT)/tools/repin.sh
+
+clean:
+	rm -rf $(BUILD)/obj-* $(BUILD)/initramfs-* $(GUESTBIN) $(BUILD)/logs
+
+distclean:
+	rm -rf $(BUILD)

@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Sanity suite: the guest runs the kernel we built, with the series applied,
+# and the tools the other suites rely on work.
+. /usr/share/pi-futex/tests/ktap.sh
+
+ktap_plan 6
+
+release=$(uname -r)
+want=$(cat /etc/pi-futex/kernel.release)
+echo "# uname -r: $release (built: $want)"
+case $release in
+*-pi-futex) ktap_ok uname_r_has_pi_futex_suffix ;;
+*) ktap_fail uname_r_has_pi_futex_suffix "uname -r is $release" ;;
+esac
+ktap_check uname_r_is_the_built_kernel test "$release" = "$want"
+
+ktap_check proc_sys_kernel_present test -d /proc/sys/kernel -a \
+	"$(cat /proc/sys/kernel/ostype 2>/dev/null)" = Linux
+
+ktap_check sysfs_mounted test -d /sys/devices/system/cpu
+
+out=$(python3 -c 'import os, re, sys, time, argparse, errno; print(6 * 7, sys.version_info[0])' 2>&1)
+echo "# python3 said: $out"
+ktap_check python3_starts test "$out" = "42 3"
+
+# A SCHED_FIFO task shows up with its priority in /proc (field 18 of stat
+# is -1 - rt_priority); the PI suites read priorities this way.
+chrt -f 42 sh -c 'cut -d" " -f18 /proc/self/stat' >/tmp/prio 2>&1
+echo "# chrt -f 42: stat prio field $(cat /tmp/prio)"
+ktap_check sched_fifo_prio_visible test "$(cat /tmp/prio)" = -43
+
+ktap_finish

@@ -1,0 +1,349 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Host tests of the pipeline scripts, with fakes instead of apt and QEMU."""
+import hashlib
+import io
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tarfile
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+TOOLS = os.path.join(ROOT, 'tools')
+
+
+def write(path, text, mode=0o644):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(text)
+    os.chmod(path, mode)
+
+
+def sh(args, env=None, cwd=None):
+    return subprocess.run(args, capture_output=True, text=True, env=env,
+                          cwd=cwd)
+
+
+class KconfigVerifyTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def verify(self, dotconfig, fragment):
+        write(os.path.join(self.tmp, '.config'), dotconfig)
+        write(os.path.join(self.tmp, 'frag.config'), fragment)
+        return sh([sys.executable, os.path.join(TOOLS, 'kconfig-verify.py'),
+                   os.path.join(self.tmp, '.config'),
+                   os.path.join(self.tmp, 'frag.config')])
+
+    def test_all_survived(self):
+        p = self.verify('CONFIG_A=y\nCONFIG_B="x"\n# CONFIG_C is not set\n',
+                        '#. why\nCONFIG_A=y\nCONFIG_B="x"\n'
+                        '# CONFIG_C is not set\n# CONFIG_D is not set\n')
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_dropped_option_is_named(self):
+        p = self.verify('CONFIG_A=y\n# CONFIG_B is not set\n',
+                        'CONFIG_A=y\n#. reason\nCONFIG_B=y\nCONFIG_C=y\n')
+        self.assertEqual(p.returncode, 1)
+        self.assertIn('frag.config:3: CONFIG_B=y requested, but the final '
+                      '.config has CONFIG_B is not set', p.stderr)
+        self.assertIn('CONFIG_C=y requested', p.stderr)
+        self.assertIn('2 requested option(s) did not survive', p.stderr)
+
+    def test_changed_value_is_named(self):
+        p = self.verify('CONFIG_A=m\n', 'CONFIG_A=y\n')
+        self.assertEqual(p.returncode, 1)
+        self.assertIn('has CONFIG_A =m', p.stderr.replace('A=m', 'A =m'))
+
+    def test_garbage_fragment_is_an_error(self):
+        p = self.verify('CONFIG_A=y\n', 'CONFIG_A=y\nthis is not kconfig\n')
+        self.assertEqual(p.returncode, 2)
+        self.assertIn('frag.config:2: not a Kconfig line', p.stderr)
+
+    def test_real_fragments_parse(self):
+        for frag in os.listdir(os.path.join(ROOT, 'kernel-config')):
+            if frag.endswith('.config'):
+                path = os.path.join(ROOT, 'kernel-config', frag)
+                p = sh([sys.executable,
+                        os.path.join(TOOLS, 'kconfig-verify.py'), path, path])
+                self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_every_option_has_a_reason(self):
+        for frag in os.listdir(os.path.join(ROOT, 'kernel-config')):
+            if not frag.endswith('.config'):
+                continue
+            with open(os.path.join(ROOT, 'kernel-config', frag)) as f:
+                lines = f.read().splitlines()
+            for i, line in enumerate(lines):
+                if line.startswith('CONFIG_'):
+                    self.assertTrue(lines[i - 1].startswith('#. '),
+                                    f'{frag}:{i + 1}: {line} has no reason')
+
+
+class FetchTest(unittest.TestCase):
+    """fetch-kernel.sh against a fake apt-get serving a crafted .deb."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.bin = os.path.join(self.tmp, 'bin')
+        self.cache = os.path.join(self.tmp, 'cache')
+        self.build = os.path.join(self.tmp, 'build')
+        # A tiny "kernel tree" tarball.
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode='w:xz') as tar:
+            data = b'# fake kernel Makefile\n'
+            info = tarfile.TarInfo('linux-source-6.12/Makefile')
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+        self.tar = buf.getvalue()
+        self.sha = hashlib.sha256(self.tar).hexdigest()
+        debroot = os.path.join(self.tmp, 'debroot')
+        os.makedirs(os.path.join(debroot, 'usr/src'))
+        os.makedirs(os.path.join(debroot, 'DEBIAN'))
+        with open(os.path.join(debroot, 'usr/src/linux-source-6.12.tar.xz'),
+                  'wb') as f:
+            f.write(self.tar)
+        write(os.path.join(debroot, 'DEBIAN/control'),
+              'Package: linux-source-6.12\nVersion: 6.12.1-1~test\n'
+              'Architecture: all\nMaintainer: t <t@t>\nDescription: t\n')
+        self.deb = os.path.join(self.tmp, 'fake.deb')
+        subprocess.run(['dpkg-deb', '-b', '--root-owner-group', debroot,
+                        self.deb], check=True, capture_output=True)
+        # apt-get: "download" copies the .deb unless FAKE_APT_FAIL is set.
+        write(os.path.join(self.bin, 'apt-get'), f'''#!/bin/sh
+echo "$@" >>{self.tmp}/apt-calls
+case $1 in
+download)
+	[ -n "$FAKE_APT_FAIL" ] && {{ echo "E: Version not found" >&2; exit 100; }}
+	cp {self.deb} ./linux-source-6.12_6.12.1-1~test_all.deb ;;
+update) exit 0 ;;
+esac
+''', 0o755)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def fetch(self, sha, **extra):
+        pin = os.path.join(self.tmp, 'kernel.pin')
+        write(pin, 'PIN_PACKAGE=linux-source-6.12\nPIN_VERSION=6.12.1-1~test\n'
+              f'PIN_SHA256={sha}\n')
+        env = dict(os.environ, PATH=self.bin + ':' + os.environ['PATH'],
+                   XDG_CACHE_HOME=self.cache, PIN_FILE=pin, **extra)
+        return sh([os.path.join(TOOLS, 'fetch-kernel.sh'), self.build],
+                  env=env)
+
+    def cache_files(self):
+        d = os.path.join(self.cache, 'pi-futex')
+        return sorted(os.listdir(d)) if os.path.isdir(d) else []
+
+    def test_good_checksum_caches_and_extracts(self):
+        p = self.fetch(self.sha)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(self.cache_files(),
+                         ['linux-source-6.12-6.12.1-1_test.tar.xz'])
+        self.assertTrue(os.path.isfile(os.path.join(
+            self.build, 'linux-6.12.1-1_test', 'Makefile')))
+        # Second run: served from the cache, no download.
+        os.unlink(os.path.join(self.tmp, 'apt-calls'))
+        p = self.fetch(self.sha)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, 'apt-calls')))
+
+    def test_wrong_checksum_fails_and_caches_nothing(self):
+        p = self.fetch('0' * 64)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('checksum mismatch', p.stderr)
+        self.assertIn(self.sha, p.stderr)
+        self.assertEqual(self.cache_files(), [])
+        self.assertFalse(os.path.exists(
+            os.path.join(self.build, 'linux-6.12.1-1_test')))
+
+    def test_unserved_version_says_how_to_repin(self):
+        p = self.fetch(self.sha, FAKE_APT_FAIL='1')
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("run 'make repin'", p.stderr)
+        self.assertEqual(self.cache_files(), [])
+        with open(os.path.join(self.tmp, 'apt-calls')) as f:
+            self.assertIn('update', f.read())
+
+    def test_corrupt_cache_is_fetched_again(self):
+        self.assertEqual(self.fetch(self.sha).returncode, 0)
+        cached = os.path.join(self.cache, 'pi-futex',
+                              'linux-source-6.12-6.12.1-1_test.tar.xz')
+        with open(cached, 'wb') as f:
+            f.write(b'truncated')
+        p = self.fetch(self.sha)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(cached, 'rb') as f:
+            self.assertEqual(hashlib.sha256(f.read()).hexdigest(), self.sha)
+
+    def test_malformed_pin_is_rejected(self):
+        p = self.fetch('not-a-digest')
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('PIN_SHA256 is not a sha256 hex digest', p.stderr)
+
+
+class SeriesTest(unittest.TestCase):
+    """apply-series.sh on a two-file tree with a three-patch series."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.src = os.path.join(self.tmp, 'linux')
+        self.pdir = os.path.join(self.tmp, 'patches')
+        write(os.path.join(self.src, 'Makefile'), 'all:\n')
+        write(os.path.join(self.src, 'a.c'), 'int a;\n')
+        write(os.path.join(self.src, 'b.c'), 'int b;\n')
+        self.patch('1-a.patch', 'a.c', 'int a;\n', 'int a = 1;\n')
+        self.patch('2-b.patch', 'b.c', 'int b;\n', 'int b = 2;\n')
+        self.patch('3-new.patch', 'new.c', None, 'int c;\n')
+        self.series(['1-a.patch', '2-b.patch', '3-new.patch'])
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def patch(self, name, path, old, new):
+        if old is None:
+            body = (f'--- /dev/null\n+++ b/{path}\n@@ -0,0 +1 @@\n'
+                    f'+{new}')
+        else:
+            body = (f'--- a/{path}\n+++ b/{path}\n@@ -1 +1 @@\n-{old}'
+                    f'+{new}')
+        write(os.path.join(self.pdir, name), body)
+
+    def series(self, names):
+        write(os.path.join(self.tmp, 'series'),
+              '# comment\n' + ''.join(n + '\n' for n in names))
+
+    def apply(self):
+        env = dict(os.environ, PATCHES_DIR=self.pdir,
+                   SERIES_FILE=os.path.join(self.tmp, 'series'))
+        return sh([os.path.join(TOOLS, 'apply-series.sh'), self.src], env=env)
+
+    def read(self, path):
+        with open(os.path.join(self.src, path)) as f:
+            return f.read()
+
+    def test_apply_then_noop(self):
+        p = self.apply()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(self.read('a.c'), 'int a = 1;\n')
+        self.assertEqual(self.read('new.c'), 'int c;\n')
+        mtime = os.stat(os.path.join(self.src, 'a.c')).st_mtime_ns
+        p = self.apply()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn('0 pushed now', p.stderr)
+        self.assertEqual(os.stat(os.path.join(self.src, 'a.c')).st_mtime_ns,
+                         mtime)
+
+    def test_changed_patch_repushes_only_from_there(self):
+        self.assertEqual(self.apply().returncode, 0)
+        mtime_a = os.stat(os.path.join(self.src, 'a.c')).st_mtime_ns
+        self.patch('2-b.patch', 'b.c', 'int b;\n', 'int b = 22;\n')
+        p = self.apply()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn('popped 2 stale patch(es)', p.stderr)
+        self.assertIn('2 pushed now', p.stderr)
+        self.assertEqual(self.read('b.c'), 'int b = 22;\n')
+        self.assertEqual(os.stat(os.path.join(self.src, 'a.c')).st_mtime_ns,
+                         mtime_a)
+
+    def test_dropped_patch_is_reverted(self):
+        self.assertEqual(self.apply().returncode, 0)
+        self.series(['1-a.patch', '3-new.patch'])
+        p = self.apply()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(self.read('b.c'), 'int b;\n')
+        self.assertEqual(self.read('new.c'), 'int c;\n')
+
+    def test_patch_that_does_not_apply_is_named(self):
+        self.patch('2-b.patch', 'b.c', 'int nothing;\n', 'int b = 2;\n')
+        p = self.apply()
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('patch 2-b.patch does not apply', p.stderr)
+        # The good patch below it stays applied; fixing the bad one and
+        # re-running finishes the job.
+        self.assertEqual(self.read('a.c'), 'int a = 1;\n')
+        self.patch('2-b.patch', 'b.c', 'int b;\n', 'int b = 2;\n')
+        p = self.apply()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(self.read('b.c'), 'int b = 2;\n')
+
+    def test_missing_patch_file_is_named(self):
+        self.series(['1-a.patch', 'nope.patch'])
+        p = self.apply()
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('series names nope.patch but patches/nope.patch does '
+                      'not exist', p.stderr)
+
+
+class RunQemuTest(unittest.TestCase):
+    """run-qemu.sh failure detection, with a fake qemu-system-x86_64."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.bin = os.path.join(self.tmp, 'bin')
+        write(os.path.join(self.tmp, 'bzImage'), 'k')
+        write(os.path.join(self.tmp, 'initrd'), 'i')
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def run_qemu(self, script, *extra):
+        write(os.path.join(self.bin, 'qemu-system-x86_64'),
+              '#!/bin/sh\n' + script, 0o755)
+        env = dict(os.environ, PATH=self.bin + ':' + os.environ['PATH'])
+        env.pop('TIMEOUT_FACTOR', None)
+        return sh([os.path.join(TOOLS, 'run-qemu.sh'), '--kernel',
+                   os.path.join(self.tmp, 'bzImage'), '--initrd',
+                   os.path.join(self.tmp, 'initrd'), '--log',
+                   os.path.join(self.tmp, 'logs', 'x.log')] + list(extra),
+                  env=env)
+
+    def test_good_guest_passes_and_prints_command(self):
+        p = self.run_qemu(f'cat {HERE}/logs/pass.log\n')
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn('+ qemu-system-x86_64 -nodefaults -nographic -serial '
+                      'stdio -no-reboot', p.stdout)
+        self.assertIn('panic=-1', p.stdout)
+        self.assertIn('panic_on_warn=1', p.stdout)
+        self.assertTrue(os.path.exists(os.path.join(self.tmp, 'logs', 'x.log')))
+
+    def test_hanging_guest_times_out(self):
+        p = self.run_qemu('echo "pi-futex: guest begin"\nexec sleep 60\n',
+                          '--timeout', '2')
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('guest did not finish within 2s', p.stderr)
+
+    def test_kernel_warning_fails(self):
+        p = self.run_qemu(f'cat {HERE}/logs/warning.log\n')
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('WARNING: CPU: 1', p.stdout)
+        self.assertIn('verdict FAIL', p.stderr)
+
+    def test_failing_suite_fails(self):
+        p = self.run_qemu(f'cat {HERE}/logs/fail.log\n')
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('verdict: FAIL', p.stdout)
+
+    def test_bad_options_are_rejected(self):
+        p = self.run_qemu('exit 0\n', '--smp', 'two')
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("--smp wants a positive number, not 'two'", p.stderr)
+        p = self.run_qemu('exit 0\n', '--bogus')
+        self.assertIn('unknown option --bogus', p.stderr)
+
+    def test_qemu_failure_is_reported(self):
+        p = self.run_qemu('echo "qemu: could not load kernel" >&2; exit 1\n')
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('verdict FAIL', p.stderr)
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0
+"""tools/verdict.py on canned serial logs."""
+import os
+import subprocess
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+VERDICT = os.path.join(ROOT, 'tools', 'verdict.py')
+sys.path.insert(0, os.path.join(ROOT, 'tools'))
+import verdict  # noqa: E402
+
+
+def run(name):
+    log = os.path.join(HERE, 'logs', name)
+    p = subprocess.run([sys.executable, VERDICT, log], capture_output=True,
+                       text=True)
+    return p.returncode, p.stdout
+
+
+def load(name):
+    with open(os.path.join(HERE, 'logs', name), encoding='utf-8') as f:
+        return verdict.verdict(f.readlines())
+
+
+class VerdictTest(unittest.TestCase):
+    def test_pass_log_passes_with_counts(self):
+        rc, out = run('pass.log')
+        self.assertEqual(rc, 0, out)
+        suites, problems, guest_rc = load('pass.log')
+        self.assertEqual(problems, [])
+        self.assertEqual(guest_rc, 0)
+        self.assertEqual([(s['suite'], s['pass'], s['fail'], s['skip'])
+                          for s in suites],
+                         [('sanity', 2, 0, 1), ('other', 1, 0, 0)])
+        self.assertIn('verdict: PASS (3 passed, 0 failed, 1 skipped', out)
+
+    def test_failing_subtest_fails(self):
+        rc, out = run('fail.log')
+        self.assertEqual(rc, 1)
+        suites, _, _ = load('fail.log')
+        self.assertEqual((suites[0]['pass'], suites[0]['fail']), (1, 1))
+        self.assertRegex(out, r'sanity\s+1\s+1\s+0\s+FAIL')
+
+    def test_warning_is_a_crash_with_its_line(self):
+        rc, out = run('warning.log')
+        self.assertEqual(rc, 1)
+        self.assertIn('log:7: kernel crash signature: WARNING: CPU: 1', out)
+
+    def test_lockdep_splat_is_a_crash(self):
+        rc, out = run('lockdep.log')
+        self.assertEqual(rc, 1)
+        self.assertIn('possible circular locking dependency', out)
+
+    def test_panic_without_suites_fails(self):
+        rc, out = run('panic.log')
+        self.assertEqual(rc, 1)
+        self.assertIn('Kernel panic', out)
+        self.assertIn('guest never started', out)
+
+    def test_hang_without_end_marker_fails(self):
+        rc, out = run('hang.log')
+        self.assertEqual(rc, 1)
+        self.assertIn('guest did not finish', out)
+
+    def test_interleaved_kernel_lines_are_tolerated(self):
+        rc, out = run('interleaved.log')
+        self.assertEqual(rc, 0, out)
+        suites, _, _ = load('interleaved.log')
+        self.assertEqual(suites[0]['pass'], 2)
+
+    def test_plan_mismatch_fails(self):
+        rc, out = run('plan-mismatch.log')
+        self.assertEqual(rc, 1)
+        self.assertIn('planned 3 tests but reported 2', out)
+
+    def test_kunit_before_guest_is_parsed(self):
+        rc, out = run('kunit.log')
+        self.assertEqual(rc, 1)
+        suites, _, _ = load('kunit.log')
+        self.assertEqual(suites[0]['suite'], 'kunit:plist')
+        self.assertEqual((suites[0]['pass'], suites[0]['fail']), (1, 1))
+        self.assertEqual(suites[1]['suite'], 'sanity')
+
+    def test_missing_log_is_a_usage_error(self):
+        p = subprocess.run([sys.executable, VERDICT, '/nonexistent/log'],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn('verdict: error:', p.stderr)
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check that every option requested by config fragments survived.
+
+usage: kconfig-verify.py DOTCONFIG FRAGMENT...
+
+Like kunit.py, refuse a .config that dropped a requested option: after
+merge_config.sh and olddefconfig, Kconfig silently drops options whose
+dependencies are not met.  Prints one line per lost option, naming the
+fragment and line that asked for it, and exits 1 if there is any.
+"""
+import re
+import sys
+
+SET_RE = re.compile(r'^(CONFIG_[A-Za-z0-9_]+)=(.*)$')
+UNSET_RE = re.compile(r'^# (CONFIG_[A-Za-z0-9_]+) is not set$')
+
+
+def parse(path, keep_lines=False):
+    """Return {option: (value, line_no)}; value 'n' for 'is not set'."""
+    opts = {}
+    with open(path, encoding='utf-8') as f:
+        for no, raw in enumerate(f, 1):
+            line = raw.strip()
+            m = SET_RE.match(line)
+            if m:
+                opts[m.group(1)] = (m.group(2), no)
+                continue
+            m = UNSET_RE.match(line)
+            if m:
+                opts[m.group(1)] = ('n', no)
+                continue
+            if line and not line.startswith('#'):
+                raise ValueError(f'{path}:{no}: not a Kconfig line: {line}')
+    return opts
+
+
+def lost_options(dotconfig, fragments):
+    final = parse(dotconfig)
+    lost = []
+    for frag in fragments:
+        for opt, (want, no) in parse(frag).items():
+            have = final.get(opt, ('n', 0))[0]
+            if have != want:
+                lost.append((frag, no, opt, want, have))
+    return lost
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    try:
+        lost = lost_options(argv[1], argv[2:])
+    except (OSError, ValueError) as e:
+        print(f'kconfig-verify: error: {e}', file=sys.stderr)
+        return 2
+    for frag, no, opt, want, have in lost:
+        shown = 'is not set' if have == 'n' else f'={have}'
+        print(f'kconfig-verify: {frag}:{no}: {opt}={want} requested, '
+              f'but the final .config has {opt} {shown}', file=sys.stderr)
+    if lost:
+        print(f'kconfig-verify: error: {len(lost)} requested option(s) '
+              'did not survive olddefconfig', file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make-config.sh SRC OBJ FRAGMENT...
+#
+# tinyconfig + fragments (scripts/kconfig/merge_config.sh) + olddefconfig,
+# done in a scratch output directory; every requested option is verified
+# to have survived (tools/kconfig-verify.py).  OBJ/.config is replaced only
+# when the result differs, so an unchanged config costs no rebuild.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+src=$(cd "${1:?usage: make-config.sh SRC OBJ FRAGMENT...}" && pwd)
+obj=${2:?usage: make-config.sh SRC OBJ FRAGMENT...}
+shift 2
+[ $# -gt 0 ] || die "no config fragments given"
+frags=()
+for f in "$@"; do
+	[ -r "$f" ] || die "config fragment $f not found"
+	frags+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")")
+done
+mkdir -p "$obj"
+obj=$(cd "$obj" && pwd)
+scratch=$obj.kconfig
+mkdir -p "$scratch"
+
+kmake() { make -s -C "$src" O="$scratch" ARCH=x86_64 "$@"; }
+kmake tinyconfig >"$scratch/log" 2>&1 || { cat "$scratch/log" >&2; die "make tinyconfig failed"; }
+"$src/scripts/kconfig/merge_config.sh" -m -O "$scratch" "$scratch/.config" "${frags[@]}" \
+	>"$scratch/merge.log" 2>&1 || { cat "$scratch/merge.log" >&2; die "merge_config.sh failed"; }
+kmake olddefconfig >>"$scratch/log" 2>&1 || { cat "$scratch/log" >&2; die "make olddefconfig failed"; }
+"$PIFUTEX_ROOT/tools/kconfig-verify.py" "$scratch/.config" "${frags[@]}" ||
+	die "config options were dropped (see above); fix the fragments"
+if ! cmp -s "$scratch/.config" "$obj/.config"; then
+	cp "$scratch/.config" "$obj/.config"
+	note "new .config for $(basename "$obj")"
+fi

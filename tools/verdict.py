@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn a guest serial log into a verdict.
+
+usage: verdict.py [--json FILE] LOG
+
+Reads the whole serial log that tools/run-qemu.sh saved and:
+  * finds crash signatures (BUG:, WARNING:, Kernel panic, Oops, lockdep
+    splats, ...) and names the log line of each;
+  * parses the KTAP the guest's /init printed between the
+    "pi-futex: guest begin" and "pi-futex: guest end rc=N" markers, and
+    any KTAP the kernel printed before it (KUnit at boot);
+  * prints a table (suite, pass, fail, skip, result) and exits 0 only if
+    the guest finished, every plan was met, no test failed and the log is
+    free of crash signatures.
+
+Kernel lines may interleave with the suites' output; lines that are not
+KTAP are ignored, and a "[    1.234567] " printk timestamp is stripped.
+"""
+import json
+import re
+import sys
+
+BEGIN = 'pi-futex: guest begin'
+END_RE = re.compile(r'pi-futex: guest end rc=(-?\d+)')
+STAMP_RE = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+RESULT_RE = re.compile(
+    r'^(?P<indent>\s*)(?P<ok>ok|not ok)\s+(?P<num>\d+)(?:\s+-)?'
+    r'(?:\s+(?P<name>[^#]*?))?\s*(?:#\s*(?P<directive>.*))?$')
+PLAN_RE = re.compile(r'^(?P<indent>\s*)1\.\.(?P<n>\d+)\s*$')
+VERSION_RE = re.compile(r'^(?P<indent>\s*)(?:KTAP|TAP) version \d+\s*$')
+
+# Crash signatures, as syzkaller titles them; checked on every line.
+CRASH_PATTERNS = [
+    re.compile(p) for p in (
+        r'\bBUG: ',
+        r'\bWARNING: ',
+        r'Kernel panic',
+        r'\bOops\b',
+        r'general protection fault',
+        r'Unable to handle kernel',
+        r'possible circular locking dependency',
+        r'possible recursive locking',
+        r'inconsistent lock state',
+        r'INFO: task .* blocked for more than',
+        r'INFO: rcu_\w+ (self-)?detected stall',
+        r'UBSAN: ',
+        r'KASAN: ',
+    )
+]
+
+
+def clean(line):
+    line = line.rstrip('\r\n').replace('\r', '')
+    return STAMP_RE.sub('', line)
+
+
+def crashes(lines):
+    found = []
+    for no, line in enumerate(lines, 1):
+        text = clean(line)
+        for pat in CRASH_PATTERNS:
+            if pat.search(text):
+                found.append((no, text.strip()))
+                break
+    return found
+
+
+def is_skip(directive):
+    return bool(directive) and directive.strip().upper().startswith('SKIP')
+
+
+def parse_block(lines, first_no, prefix):
+    """Parse a KTAP stream whose top level is indent 0.
+
+    Returns (suites, problems).  Each suite is a dict with its name, its
+    own result and the counts of its direct subtests (indent 4).  A
+    top-level result with no subtests counts itself.
+    """
+    suites = []
+    problems = []
+    plan = None
+    pending = {'pass': 0, 'fail': 0, 'skip': 0, 'plans': [], 'seen': 0}
+    for offset, raw in enumerate(lines):
+        no = first_no + offset
+        line = clean(raw)
+        m = PLAN_RE.match(line)
+        if m:
+            depth = len(m.group('indent').expandtabs(4))
+            if depth == 0 and plan is None:
+                plan = (int(m.group('n')), no)
+            elif depth == 4:
+                pending['plans'].append((int(m.group('n')), no))
+            continue
+        m = RESULT_RE.match(line)
+        if not m:
+            continue
+        depth = len(m.group('indent').expandtabs(4))
+        ok = m.group('ok') == 'ok'
+        skip = is_skip(m.group('directive'))
+        name = (m.group('name') or '').strip() or f'test {m.group("num")}'
+        if depth == 4:
+            key = 'skip' if skip else ('pass' if ok else 'fail')
+            pending[key] += 1
+            pending['seen'] += 1
+        elif depth == 0:
+            suite = {'suite': prefix + name, 'line': no,
+                     'pass': pending['pass'], 'fail': pending['fail'],
+                     'skip': pending['skip']}
+            if pending['seen'] == 0:
+                key = 'skip' if skip else ('pass' if ok else 'fail')
+                suite[key] = 1
+            elif not ok and not skip and suite['fail'] == 0:
+                # The suite failed without a failing subtest (it crashed,
+                # timed out or missed its plan): count that as a failure.
+                suite['fail'] = 1
+            if pending['plans']:
+                want, pline = pending['plans'][-1]
+                if want != pending['seen']:
+                    problems.append(f'log:{pline}: suite {name} planned '
+                                    f'{want} tests but reported '
+                                    f'{pending["seen"]}')
+                    suite['fail'] = max(suite['fail'], 1)
+            suite['result'] = ('fail' if suite['fail'] else
+                               'skip' if skip or (suite['pass'] == 0 and
+                                                  suite['skip']) else 'pass')
+            suites.append(suite)
+            pending = {'pass': 0, 'fail': 0, 'skip': 0, 'plans': [],
+                       'seen': 0}
+    if plan is not None and plan[0] != len(suites):
+        problems.append(f'log:{plan[1]}: plan 1..{plan[0]} but '
+                        f'{len(suites)} result(s) reported')
+    return suites, problems
+
+
+def verdict(lines):
+    """Return (suites, problems, guest_rc)."""
+    problems = []
+    begin = end = None
+    guest_rc = None
+    for i, raw in enumerate(lines):
+        text = clean(raw)
+        if begin is None and BEGIN in text:
+            begin = i
+        m = END_RE.search(text)
+        if m and begin is not None:
+            end = i
+            guest_rc = int(m.group(1))
+    suites = []
+    kernel_part = lines[:begin] if begin is not None else lines
+    ksuites, kproblems = parse_block(kernel_part, 1, 'kunit:')
+    suites += ksuites
+    problems += kproblems
+    if begin is None:
+        problems.append('guest never started its suites '
+                        f'(no "{BEGIN}" line)')
+    elif end is None:
+        problems.append('guest did not finish its suites (no "pi-futex: '
+                        'guest end" line: hang, crash or timeout)')
+    else:
+        gsuites, gproblems = parse_block(lines[begin + 1:end], begin + 2, '')
+        suites += gsuites
+        problems += gproblems
+        if not gsuites:
+            problems.append('guest ran no suite')
+    for no, text in crashes(lines):
+        problems.append(f'log:{no}: kernel crash signature: {text}')
+    return suites, problems, guest_rc
+
+
+def table(suites):
+    width = max([len('suite')] + [len(s['suite']) for s in suites])
+    out = [f'{"suite":<{width}}  {"pass":>5} {"fail":>5} {"skip":>5}  result',
+           '-' * (width + 27)]
+    for s in suites:
+        out.append(f'{s["suite"]:<{width}}  {s["pass"]:>5} {s["fail"]:>5} '
+                   f'{s["skip"]:>5}  {s["result"].upper()}')
+    tot = {k: sum(s[k] for s in suites) for k in ('pass', 'fail', 'skip')}
+    out.append('-' * (width + 27))
+    out.append(f'{"total":<{width}}  {tot["pass"]:>5} {tot["fail"]:>5} '
+               f'{tot["skip"]:>5}')
+    return '\n'.join(out), tot
+
+
+def main(argv):
+    args = argv[1:]
+    json_out = None
+    if len(args) >= 2 and args[0] == '--json':
+        json_out = args[1]
+        args = args[2:]
+    if len(args) != 1:
+        print('usage: verdict.py [--json FILE] LOG', file=sys.stderr)
+        return 2
+    try:
+        with open(args[0], encoding='utf-8', errors='replace') as f:
+            lines = f.readlines()
+    except OSError as e:
+        print(f'verdict: error: {e}', file=sys.stderr)
+        return 2
+    suites, problems, guest_rc = verdict(lines)
+    text, tot = table(suites)
+    print(text)
+    failed = bool(problems) or tot['fail'] > 0 or not suites
+    if guest_rc not in (None, 0) and tot['fail'] == 0:
+        problems.append(f'guest /init reported rc={guest_rc}')
+        failed = True
+    for p in problems:
+        print(f'verdict: {args[0]}: {p}')
+    print(f'verdict: {"FAIL" if failed else "PASS"} '
+          f'({tot["pass"]} passed, {tot["fail"]} failed, '
+          f'{tot["skip"]} skipped; log {args[0]})')
+    if json_out:
+        with open(json_out, 'w', encoding='utf-8') as f:
+            json.dump({'suites': suites, 'problems': problems,
+                       'verdict': 'fail' if failed else 'pass'}, f, indent=1)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
