@@ -8,6 +8,8 @@
 #                    /usr/share/pi-futex/bin)
 #   --runlist FILE   suites /init runs (default rootfs/runlist)
 #   --extra-tst DIR  user .tst files, copied to /usr/share/pi-futex/tst-extra
+#   --add FILE       one more suite script for /usr/share/pi-futex/tests
+#                    (repeatable; used by the host's negative control)
 #   --out FILE       the gzip-compressed cpio to write
 #
 # Builds the initramfs with the kernel's own gen_init_cpio from
@@ -16,6 +18,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 src= release= bindir= out= extra=
+adds=()
 runlist=$PIFUTEX_ROOT/rootfs/runlist
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -25,6 +28,7 @@ while [ $# -gt 0 ]; do
 	--runlist) runlist=$2 ;;
 	--extra-tst) extra=$2 ;;
 	--out) out=$2 ;;
+	--add) adds+=("$(cd "$(dirname "$2")" && pwd)/$(basename "$2")") ;;
 	*) die "unknown option $1" ;;
 	esac
 	shift 2
@@ -67,7 +71,7 @@ modules=$(grep -v '^#' "$PIFUTEX_ROOT/rootfs/python-modules" | tr '\n' ' ')
 	die "cannot collect python3 for the guest"
 
 # Guest suites (scripts) and test binaries.
-for f in "$PIFUTEX_ROOT"/tests/guest/*.sh; do
+for f in "$PIFUTEX_ROOT"/tests/guest/*.sh ${adds[@]+"${adds[@]}"}; do
 	[ "$(basename "$f")" = ktap.sh ] && continue
 	echo "file /usr/share/pi-futex/tests/$(basename "$f") $f 0755 0 0" >>"$spec"
 done

@@ -47,7 +47,9 @@ case $factor in ''|*[!0-9]*|0) die "TIMEOUT_FACTOR wants a positive integer, not
 timeout=$((timeout * factor))
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not installed (make deps)"
 
-cmdline="console=ttyS0 panic=-1 oops=panic $append"
+# SeaBIOS' MP table (no ACPI in this config) lists one CPU per socket,
+# hence sockets=N above.  pifutex.smp lets the guest check it saw them all.
+cmdline="console=ttyS0 panic=-1 oops=panic pifutex.smp=$smp${append:+ $append}"
 [ $testmode -eq 1 ] && [ $shell -eq 0 ] && cmdline="$cmdline panic_on_warn=1"
 [ $shell -eq 1 ] && cmdline="$cmdline pifutex.shell=1"
 if [ -z "$log" ]; then
@@ -58,7 +60,7 @@ mkdir -p "$(dirname "$log")"
 
 accel=tcg
 qemu=(qemu-system-x86_64 -nodefaults -nographic -serial stdio -no-reboot
-	-machine pc,accel=$accel -cpu max -smp "$smp" -m "$mem"
+	-machine pc,accel=$accel -cpu max -smp "$smp,sockets=$smp,cores=1,threads=1" -m "$mem"
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline")
 printf '+ %s\n' "$(printf '%q ' "${qemu[@]}")"
 

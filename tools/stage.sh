@@ -4,10 +4,11 @@
 # with its duration (or the failure).
 name=$1
 shift
-start=$(date +%s.%N)
+start=$(date +%s%N)
 "$@"
 rc=$?
-secs=$(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)")
+ms=$((($(date +%s%N) - start) / 1000000))
+secs=$((ms / 1000)).$(((ms % 1000) / 100))
 if [ $rc -eq 0 ]; then
 	printf '[stage] %-12s ok    %6ss\n' "$name" "$secs" >&2
 else

@@ -206,9 +206,9 @@ def main(argv):
         failed = True
     for p in problems:
         print(f'verdict: {args[0]}: {p}')
-    print(f'verdict: {"FAIL" if failed else "PASS"} '
-          f'({tot["pass"]} passed, {tot["fail"]} failed, '
-          f'{tot["skip"]} skipped; log {args[0]})')
+    print(f'verdict: {"FAIL" if failed else "PASS"} (log {args[0]})')
+    print(f'guest: {tot["pass"]} passed, {tot["fail"]} failed, '
+          f'{tot["skip"]} skipped')
     if json_out:
         with open(json_out, 'w', encoding='utf-8') as f:
             json.dump({'suites': suites, 'problems': problems,

@@ -4,7 +4,7 @@
 # and the tools the other suites rely on work.
 . /usr/share/pi-futex/tests/ktap.sh
 
-ktap_plan 6
+ktap_plan 7
 
 release=$(uname -r)
 want=$(cat /etc/pi-futex/kernel.release)
@@ -24,10 +24,19 @@ out=$(python3 -c 'import os, re, sys, time, argparse, errno; print(6 * 7, sys.ve
 echo "# python3 said: $out"
 ktap_check python3_starts test "$out" = "42 3"
 
+# Every vCPU QEMU was given is online (run-qemu.sh passes pifutex.smp=N).
+want_cpus=$(sed -n 's/.*pifutex\.smp=\([0-9]*\).*/\1/p' /proc/cmdline)
+echo "# cpus online: $(nproc), QEMU gave: ${want_cpus:-?}"
+ktap_check all_vcpus_online test "$(nproc)" = "${want_cpus:-0}"
+
 # A SCHED_FIFO task shows up with its priority in /proc (field 18 of stat
 # is -1 - rt_priority); the PI suites read priorities this way.
-chrt -f 42 sh -c 'cut -d" " -f18 /proc/self/stat' >/tmp/prio 2>&1
-echo "# chrt -f 42: stat prio field $(cat /tmp/prio)"
-ktap_check sched_fifo_prio_visible test "$(cat /tmp/prio)" = -43
+prio=$(python3 -c '
+import os
+os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(42))
+with open("/proc/self/stat") as f:
+    print(f.read().rsplit(")", 1)[1].split()[15])' 2>&1)
+echo "# SCHED_FIFO 42: stat priority field $prio"
+ktap_check sched_fifo_prio_visible test "$prio" = -43
 
 ktap_finish
