@@ -71,7 +71,8 @@ modules=$(grep -v '^#' "$PIFUTEX_ROOT/rootfs/python-modules" | tr '\n' ' ')
 	die "cannot collect python3 for the guest"
 
 # Guest suites (scripts) and test binaries.
-for f in "$PIFUTEX_ROOT"/tests/guest/*.sh ${adds[@]+"${adds[@]}"}; do
+for f in "$PIFUTEX_ROOT"/tests/guest/*.sh "$PIFUTEX_ROOT"/tests/guest/*.py ${adds[@]+"${adds[@]}"}; do
+	[ -f "$f" ] || continue
 	[ "$(basename "$f")" = ktap.sh ] && continue
 	echo "file /usr/share/pi-futex/tests/$(basename "$f") $f 0755 0 0" >>"$spec"
 done
@@ -79,6 +80,17 @@ if [ -n "$bindir" ] && [ -d "$bindir" ]; then
 	for f in "$bindir"/*; do
 		[ -f "$f" ] || continue
 		echo "file /usr/share/pi-futex/bin/$(basename "$f") $(cd "$(dirname "$f")" && pwd)/$(basename "$f") 0755 0 0" >>"$spec"
+	done
+fi
+
+# The rt-mutex tester's runner and scenarios, from the patched tree.
+if [ -d "$src/scripts/rt-tester" ]; then
+	echo "dir /usr/share/pi-futex/rt-tester 0755 0 0" >>"$spec"
+	for f in "$src"/scripts/rt-tester/*; do
+		[ -f "$f" ] || continue
+		mode=0644
+		[ -x "$f" ] && mode=0755
+		echo "file /usr/share/pi-futex/rt-tester/$(basename "$f") $f $mode 0 0" >>"$spec"
 	done
 fi
 
