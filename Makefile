@@ -15,6 +15,7 @@ OBJ       := $(BUILD)/obj-$(FLAVOUR)
 BZIMAGE   := $(OBJ)/arch/x86/boot/bzImage
 INITRAMFS := $(BUILD)/initramfs-$(FLAVOUR).cpio.gz
 GUESTBIN  := $(BUILD)/guest-bin
+SELFTESTS := $(BUILD)/selftests-$(FLAVOUR)
 SMP       ?= 2
 MEM       ?= 512M
 TIMEOUT   ?= 300
@@ -29,7 +30,7 @@ ifeq ($(FRAGS_$(FLAVOUR)),)
 $(error unknown FLAVOUR=$(FLAVOUR); known: base debug)
 endif
 
-.PHONY: help deps fetch kernel patch config initramfs guest-bins run check \
+.PHONY: help deps fetch kernel patch config initramfs guest-bins selftests run check \
 	check-host check-negative shell clean distclean repin
 
 help:
@@ -68,14 +69,20 @@ kernel: config
 
 $(GUESTBIN)/%: tests/guest/%.c
 	@mkdir -p $(GUESTBIN)
-	gcc -static -O2 -Wall -Werror -o $@ $< -lpthread
+	@gcc -static -O2 -Wall -Werror -o $@ $< -lpthread
 
 guest-bins: $(GUEST_BINS)
 
-initramfs: kernel guest-bins
+selftests: kernel
+	@$(STAGE) selftests $(ROOT)/tools/build-selftests.sh $(SRC) $(OBJ) \
+		$(SELFTESTS)
+
+initramfs: kernel guest-bins selftests
 	@$(STAGE) initramfs $(ROOT)/tools/mkinitramfs.sh --src $(SRC) \
 		--release $(OBJ)/include/config/kernel.release \
 		--bindir $(GUESTBIN) --out $(INITRAMFS) \
+		--selftests $(SELFTESTS) \
+		--host-bin pi_stress --host-bin pip_stress \
 		$(if $(RTTEST_EXTRA),--extra-tst $(RTTEST_EXTRA))
 
 run: initramfs

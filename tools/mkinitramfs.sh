@@ -8,6 +8,9 @@
 #                    /usr/share/pi-futex/bin)
 #   --runlist FILE   suites /init runs (default rootfs/runlist)
 #   --extra-tst DIR  user .tst files, copied to /usr/share/pi-futex/tst-extra
+#   --selftests DIR  static kselftest binaries (to /usr/share/pi-futex/selftests)
+#   --host-bin FILE  a host program for /usr/bin, with its shared libraries
+#                    (repeatable; e.g. rt-tests' pi_stress)
 #   --add FILE       one more suite script for /usr/share/pi-futex/tests
 #                    (repeatable; used by the host's negative control)
 #   --out FILE       the gzip-compressed cpio to write
@@ -18,7 +21,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 src= release= bindir= out= extra=
-adds=()
+adds=() hostbins=() selftests=
 runlist=$PIFUTEX_ROOT/rootfs/runlist
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -28,6 +31,8 @@ while [ $# -gt 0 ]; do
 	--runlist) runlist=$2 ;;
 	--extra-tst) extra=$2 ;;
 	--out) out=$2 ;;
+	--selftests) selftests=$2 ;;
+	--host-bin) hostbins+=("$2") ;;
 	--add) adds+=("$(cd "$(dirname "$2")" && pwd)/$(basename "$2")") ;;
 	*) die "unknown option $1" ;;
 	esac
@@ -82,6 +87,35 @@ if [ -n "$bindir" ] && [ -d "$bindir" ]; then
 		echo "file /usr/share/pi-futex/bin/$(basename "$f") $(cd "$(dirname "$f")" && pwd)/$(basename "$f") 0755 0 0" >>"$spec"
 	done
 fi
+
+# Kselftests built from the patched tree.
+if [ -n "$selftests" ]; then
+	[ -d "$selftests" ] || die "selftests directory $selftests not found"
+	echo "dir /usr/share/pi-futex/selftests 0755 0 0" >>"$spec"
+	for f in "$selftests"/*; do
+		[ -f "$f" ] && [ -x "$f" ] || continue
+		echo "file /usr/share/pi-futex/selftests/$(basename "$f") $(cd "$(dirname "$f")" && pwd)/$(basename "$f") 0755 0 0" >>"$spec"
+	done
+fi
+
+# Host programs (dynamically linked) and the libraries they need that
+# are not in the image yet.
+add_path_dirs() {
+	local d=$1
+	while [ "$d" != / ] && [ -n "$d" ]; do
+		grep -qx "dir $d 0755 0 0" "$spec" || echo "dir $d 0755 0 0" >>"$spec"
+		d=$(dirname "$d")
+	done
+}
+for b in ${hostbins[@]+"${hostbins[@]}"}; do
+	path=$(command -v "$b") || die "host program $b not found (make deps)"
+	echo "file /usr/bin/$(basename "$path") $(readlink -f "$path") 0755 0 0" >>"$spec"
+	for lib in $(ldd "$path" 2>/dev/null | grep -o '/[^ ]*'); do
+		grep -q "^file $lib " "$spec" && continue
+		add_path_dirs "$(dirname "$lib")"
+		echo "file $lib $(readlink -f "$lib") 0755 0 0" >>"$spec"
+	done
+done
 
 # The rt-mutex tester's runner and scenarios, from the patched tree.
 if [ -d "$src/scripts/rt-tester" ]; then

@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The tree's existing futex selftests (built static from the patched tree),
+# one KTAP line per run; each binary's own output is kept as diagnostics.
+# futex_pi, the series' own test, runs as a suite of its own.
+. /usr/share/pi-futex/tests/ktap.sh
+dir=/usr/share/pi-futex/selftests
+set -- \
+	"futex_wait_timeout" \
+	"futex_wait_wouldblock" \
+	"futex_wait" \
+	"futex_wait_uninitialized_heap" \
+	"futex_wait_private_mapped_file" \
+	"futex_requeue" \
+	"futex_requeue_pi" \
+	"futex_requeue_pi -b -l -t 5000" \
+	"futex_requeue_pi -o -t 500000" \
+	"futex_requeue_pi_signal_restart" \
+	"futex_requeue_pi_mismatched_ops" \
+	"futex_waitv"
+ktap_plan $#
+for t in "$@"; do
+	name=$(echo "$t" | tr ' ' '_')
+	# shellcheck disable=SC2086 # split the arguments
+	out=$(cd "$dir" && timeout -s KILL 120 ./$t 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | sed 's/^/# /'
+	if [ $rc -eq 0 ]; then ktap_ok "$name"; else ktap_fail "$name" "exit $rc"; fi
+done
+ktap_finish

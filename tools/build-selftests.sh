@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-selftests.sh SRC OBJ OUT
+#
+# Build the futex selftests of the patched tree (including the series'
+# futex_pi) as static binaries, with the tree's own selftest Makefile and
+# the uapi headers of the built kernel, into OUT.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+src=${1:?usage: build-selftests.sh SRC OBJ OUT}
+obj=$(cd "${2:?}" && pwd)
+out=${3:?}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+make -s -C "$src" O="$obj" ARCH=x86_64 headers >"$out/build.log" 2>&1 ||
+	{ tail -n 20 "$out/build.log" >&2; die "make headers failed"; }
+make -C "$src/tools/testing/selftests/futex/functional" OUTPUT="$out" \
+	KHDR_INCLUDES="-isystem $obj/usr/include" LDFLAGS=-static \
+	>>"$out/build.log" 2>&1 ||
+	{ grep -E 'error|warning' "$out/build.log" | head -n 20 >&2
+	  die "futex selftests failed to build (log: $out/build.log)"; }
+for t in futex_pi futex_wait_timeout futex_requeue_pi; do
+	[ -x "$out/$t" ] || die "selftest $t was not built"
+	ldd "$out/$t" >/dev/null 2>&1 && die "$t is not static"
+done
+note "futex selftests built in $out"
