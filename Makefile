@@ -31,6 +31,7 @@ $(error unknown FLAVOUR=$(FLAVOUR); known: base debug)
 endif
 
 .PHONY: help deps fetch kernel patch config initramfs guest-bins selftests run check \
+	lint export apply-check bisect-check \
 	check-host check-negative shell clean distclean repin
 
 help:
@@ -44,6 +45,10 @@ help:
 	@echo "  make kernel     fetch + patch + config + bzImage"
 	@echo "  make initramfs  BusyBox + python3 + guest suites, via gen_init_cpio"
 	@echo "  make shell      boot the kernel with an interactive BusyBox shell"
+	@echo "  make lint       checkpatch --strict and mail headers of every patch"
+	@echo "  make export     build/outgoing/: numbered mails + cover letter (git am onto the pin)"
+	@echo "  make apply-check  git am the exported mails onto a clean import, compare with quilt"
+	@echo "  make bisect-check build the kernel after each patch in turn"
 	@echo "  make repin      move kernel.pin to the newest served 6.12 version"
 	@echo "  make clean      remove build outputs, keep the extracted tree"
 	@echo "  make distclean  remove build/ entirely (the download cache stays)"
@@ -104,9 +109,25 @@ check-negative: initramfs
 	@$(STAGE) negative $(ROOT)/tests/host/negative-boot.sh \
 		$(SRC) $(OBJ) $(BZIMAGE) $(GUESTBIN)
 
+lint: patch
+	@$(STAGE) checkpatch $(ROOT)/tools/checkpatch-series.sh $(SRC)
+	@$(STAGE) headers $(ROOT)/tools/check-patch-headers.py $(ROOT)/series $(ROOT)/patches
+
+export: patch
+	@$(STAGE) export $(ROOT)/tools/export-series.sh export
+
+apply-check: export
+	@$(STAGE) apply-check $(ROOT)/tools/export-series.sh apply-check
+
+bisect-check: fetch
+	@$(STAGE) bisect $(ROOT)/tools/bisect-check.sh $(FRAGS)
+
 check: check-host
+	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory run
 	@$(MAKE) --no-print-directory check-negative
+	@$(MAKE) --no-print-directory apply-check
+	@$(MAKE) --no-print-directory bisect-check
 	@echo "check: all stages passed"
 
 repin:

@@ -3,21 +3,22 @@
 # The tree's existing futex selftests (built static from the patched tree),
 # one KTAP line per run; each binary's own output is kept as diagnostics.
 # futex_pi, the series' own test, runs as a suite of its own.
+# Not run: futex_wait, futex_requeue and futex_waitv sleep a fixed 10 ms
+# and then expect their waiter threads to be blocked; a TCG guest does not
+# guarantee that (a CI run saw futex_requeue's "many" case wake 0), and
+# none of them uses PI.
 . /usr/share/pi-futex/tests/ktap.sh
 dir=/usr/share/pi-futex/selftests
 set -- \
 	"futex_wait_timeout" \
 	"futex_wait_wouldblock" \
-	"futex_wait" \
 	"futex_wait_uninitialized_heap" \
 	"futex_wait_private_mapped_file" \
-	"futex_requeue" \
 	"futex_requeue_pi" \
 	"futex_requeue_pi -b -l -t 5000" \
 	"futex_requeue_pi -o -t 500000" \
 	"futex_requeue_pi_signal_restart" \
-	"futex_requeue_pi_mismatched_ops" \
-	"futex_waitv"
+	"futex_requeue_pi_mismatched_ops"
 ktap_plan $#
 for t in "$@"; do
 	name=$(echo "$t" | tr ' ' '_')

@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-2.0
+"""tools/check-patch-headers.py on good and broken patch mails."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CHECK = os.path.join(ROOT, 'tools', 'check-patch-headers.py')
+
+GOOD = '''From 0123 Mon Sep 17 00:00:00 2001
+From: A Developer <a@example.org>
+Date: Thu, 3 Dec 2026 03:33:54 +0000
+Subject: [PATCH] locking/rtmutex: Do a thing
+
+Say why the thing is needed, in a body wrapped at
+seventy-five columns, over more than one line.
+
+Signed-off-by: A Developer <a@example.org>
+---
+ a.c | 1 +
+ 1 file changed, 1 insertion(+)
+
+diff --git a/a.c b/a.c
+'''
+
+
+class HeaderTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def run_check(self, patches):
+        names = []
+        for name, text in patches:
+            with open(os.path.join(self.tmp, name), 'w') as f:
+                f.write(text)
+            names.append(name)
+        with open(os.path.join(self.tmp, 'series'), 'w') as f:
+            f.write('# banner\n' + ''.join(n + '\n' for n in names))
+        p = subprocess.run([sys.executable, CHECK,
+                            os.path.join(self.tmp, 'series'), self.tmp],
+                           capture_output=True, text=True)
+        return p.returncode, p.stdout
+
+    def test_good_series(self):
+        rc, out = self.run_check([
+            ('0001-locking-do-a-thing.patch', GOOD),
+            ('9999-kbuild-add-localversion.patch',
+             GOOD.replace('Do a thing', 'Add localversion'))])
+        self.assertEqual(rc, 0, out)
+
+    def test_each_defect_is_named(self):
+        cases = [
+            (GOOD.replace('Subject: [PATCH] locking/rtmutex: Do a thing',
+                          'Subject: [PATCH] Do a thing'), 'subsys: Summary'),
+            (GOOD.replace('Do a thing', 'Do ' + 'a' * 80), 'longer than 75'),
+            (GOOD.replace('Signed-off-by: A Developer <a@example.org>\n', ''),
+             'no Signed-off-by'),
+            (GOOD.replace('Date: Thu, 3 Dec 2026 03:33:54 +0000\n', ''),
+             'no Date: header'),
+            (GOOD.replace(' 1 file changed, 1 insertion(+)\n', ''),
+             'no diffstat'),
+            (GOOD.replace('Say why the thing is needed, in a body wrapped at\n'
+                          'seventy-five columns, over more than one line.\n',
+                          'x\n'), 'does not say why'),
+            (GOOD.replace('seventy-five columns', 'x' * 90), 'longer than 75 '
+             'columns'),
+        ]
+        for text, msg in cases:
+            rc, out = self.run_check([
+                ('0001-locking-do-a-thing.patch', text),
+                ('9999-kbuild-add-localversion.patch',
+                 GOOD.replace('Do a thing', 'Add localversion'))])
+            self.assertEqual(rc, 1, msg)
+            self.assertIn(msg, out)
+
+    def test_duplicate_subject_and_order(self):
+        rc, out = self.run_check([
+            ('9999-kbuild-add-localversion.patch', GOOD),
+            ('0001-locking-do-a-thing.patch', GOOD)])
+        self.assertEqual(rc, 1)
+        self.assertIn('same subject as', out)
+        self.assertIn('localversion patch is not last', out)
+
+
+if __name__ == '__main__':
+    unittest.main()
