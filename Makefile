@@ -31,7 +31,7 @@ $(error unknown FLAVOUR=$(FLAVOUR); known: base debug)
 endif
 
 .PHONY: help deps fetch kernel patch config initramfs guest-bins selftests run check \
-	lint export apply-check bisect-check \
+	lint export apply-check bisect-check bench \
 	check-host check-negative shell clean distclean repin
 
 help:
@@ -49,6 +49,7 @@ help:
 	@echo "  make export     build/outgoing/: numbered mails + cover letter (git am onto the pin)"
 	@echo "  make apply-check  git am the exported mails onto a clean import, compare with quilt"
 	@echo "  make bisect-check build the kernel after each patch in turn"
+	@echo "  make bench      PI fast path / hand-off / inversion, host and guest, plots in build/bench/"
 	@echo "  make repin      move kernel.pin to the newest served 6.12 version"
 	@echo "  make clean      remove build outputs, keep the extracted tree"
 	@echo "  make distclean  remove build/ entirely (the download cache stays)"
@@ -121,6 +122,14 @@ apply-check: export
 
 bisect-check: fetch
 	@$(STAGE) bisect $(ROOT)/tools/bisect-check.sh $(FRAGS)
+
+# Not part of check: absolute numbers under TCG mean little, the ratios
+# are the result.  BENCH_SCALE=0.2 for a quick run.
+BENCH_SCALE ?= 1
+bench: kernel
+	@$(ROOT)/tools/deps.sh
+	@$(STAGE) bench $(ROOT)/tools/run-bench.sh $(SRC) $(OBJ) $(BZIMAGE) \
+		$(BUILD)/bench/bin $(BENCH_SCALE)
 
 check: check-host
 	@$(MAKE) --no-print-directory lint

@@ -19,6 +19,7 @@ pkgs=(
 	rt-tests                    # pi_stress / pip_stress in the guest
 	git perl                    # export / checkpatch
 	file
+	python3-matplotlib          # make bench plots
 )
 missing=()
 for p in "${pkgs[@]}"; do

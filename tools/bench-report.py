@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Collect pi-bench output from the host and the guest, write the results
+and plots.
+
+usage: bench-report.py OUTDIR HOST_OUTPUT GUEST_SERIAL_LOG [--no-plot]
+
+Parses the "BENCH <section> <kind> <metric> <value>" and "BENCHITER
+inversion <kind> <i> <ms>" lines (guest lines may carry KTAP indentation,
+"# " prefixes and printk noise), writes OUTDIR/results.json and
+OUTDIR/results.csv, prints a host-vs-guest table, and draws
+OUTDIR/inversion.png and OUTDIR/fastpath.png with matplotlib.  Exits 1 if
+either side has no results or the inversion goal is missed (with PI, max
+wait <= 1.5 x the critical section; without PI, >= 20 x worse).
+"""
+import csv
+import json
+import os
+import re
+import sys
+
+LINE_RE = re.compile(r'BENCH (\S+) (\S+) (\S+) (-?[0-9.]+)\s*$')
+ITER_RE = re.compile(r'BENCHITER inversion (\S+) (\d+) (-?[0-9.]+)\s*$')
+
+
+def parse(path):
+    res = {}
+    iters = {}
+    with open(path, encoding='utf-8', errors='replace') as f:
+        for line in f:
+            m = LINE_RE.search(line)
+            if m:
+                sec, kind, metric, val = m.groups()
+                res.setdefault(sec, {}).setdefault(kind, {})[metric] = \
+                    float(val)
+                continue
+            m = ITER_RE.search(line)
+            if m:
+                iters.setdefault(m.group(1), []).append(float(m.group(3)))
+    return res, iters
+
+
+def get(res, sec, kind, metric):
+    return res.get(sec, {}).get(kind, {}).get(metric)
+
+
+def fmt(v):
+    if v is None:
+        return '-'
+    return f'{v:.2f}' if abs(v) < 1000 else f'{v:.0f}'
+
+
+def plot(outdir, sides):
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print('bench-report: matplotlib missing (python3-matplotlib); '
+              'no plots', file=sys.stderr)
+        return False
+    fig, axes = plt.subplots(1, len(sides), figsize=(6 * len(sides), 4),
+                             squeeze=False)
+    for ax, (name, (res, iters)) in zip(axes[0], sides.items()):
+        for kind, style in (('glibc-inherit', 'o-'), ('glibc-none', 's-')):
+            w = iters.get(kind, [])
+            ax.plot(range(1, len(w) + 1), w, style, label=kind)
+        ax.set_yscale('log')
+        ax.set_xlabel('iteration')
+        ax.set_ylabel("high's wait (ms, log)")
+        ax.set_title(f'{name}: inversion on one CPU\n(CS 10 ms, medium hog '
+                     '300 ms)')
+        ax.grid(True, which='both', alpha=0.3)
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(outdir, 'inversion.png'), dpi=90)
+    plt.close(fig)
+
+    kinds = ['futex', 'pi-futex', 'glibc-none', 'glibc-inherit']
+    fig, ax = plt.subplots(figsize=(7, 4))
+    width = 0.8 / len(sides)
+    for j, (name, (res, _)) in enumerate(sides.items()):
+        base = get(res, 'fastpath', 'futex', 'ns_per_op') or 1
+        vals = [(get(res, 'fastpath', k, 'ns_per_op') or 0) / base
+                for k in kinds]
+        ax.bar([i + j * width for i in range(len(kinds))], vals, width,
+               label=name)
+    ax.set_xticks([i + width * (len(sides) - 1) / 2
+                   for i in range(len(kinds))])
+    ax.set_xticklabels(kinds)
+    ax.set_ylabel('uncontended lock+unlock, relative to futex')
+    ax.set_title('Fast path (median of 7 runs; ratio within each run)')
+    ax.axhline(1.0, color='grey', lw=0.8)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(outdir, 'fastpath.png'), dpi=90)
+    plt.close(fig)
+    return True
+
+
+def main(argv):
+    args = [a for a in argv[1:] if a != '--no-plot']
+    if len(args) != 3:
+        print(__doc__.strip().splitlines()[3], file=sys.stderr)
+        return 2
+    outdir, host_out, guest_log = args
+    os.makedirs(outdir, exist_ok=True)
+    sides = {'host': parse(host_out), 'guest (TCG)': parse(guest_log)}
+    ok = True
+    for name, (res, _) in sides.items():
+        if not res:
+            print(f'bench-report: no results from the {name}')
+            ok = False
+    rows = []
+    for name, (res, _) in sides.items():
+        for sec, kinds in res.items():
+            for kind, metrics in kinds.items():
+                for metric, val in metrics.items():
+                    rows.append({'side': name, 'section': sec, 'kind': kind,
+                                 'metric': metric, 'value': val})
+    with open(os.path.join(outdir, 'results.json'), 'w') as f:
+        json.dump({'results': rows,
+                   'iterations': {n: it for n, (_, it) in sides.items()}},
+                  f, indent=1)
+    with open(os.path.join(outdir, 'results.csv'), 'w', newline='') as f:
+        w = csv.DictWriter(f, fieldnames=['side', 'section', 'kind',
+                                          'metric', 'value'])
+        w.writeheader()
+        w.writerows(rows)
+
+    names = list(sides)
+    print('Absolute times under QEMU TCG are not meaningful; compare ratios '
+          'within one side.')
+    print(f'{"figure":<44}' + ''.join(f'{n:>16}' for n in names))
+    keys = sorted({(r['section'], r['kind'], r['metric']) for r in rows})
+    for sec, kind, metric in keys:
+        print(f'{sec + " " + kind + " " + metric:<44}' +
+              ''.join(f'{fmt(get(sides[n][0], sec, kind, metric)):>16}'
+                      for n in names))
+    for name, (res, _) in sides.items():
+        pi_max = get(res, 'inversion', 'glibc-inherit', 'max_over_cs')
+        ratio = get(res, 'inversion', 'none-vs-inherit', 'max_ratio')
+        if pi_max is None or ratio is None:
+            continue
+        good = pi_max <= 1.5 and ratio >= 20
+        ok &= good
+        print(f'{name}: inversion with PI max {pi_max:.2f} x CS '
+              f'(goal <= 1.5), without PI {ratio:.1f}x worse (goal >= 20): '
+              f'{"met" if good else "MISSED"}')
+        fp = get(res, 'fastpath', 'pi-futex', 'ratio_vs_futex')
+        if fp is not None:
+            print(f'{name}: uncontended PI futex costs {fp:.2f}x a plain '
+                  'futex mutex (both stay in user space)')
+    if '--no-plot' not in argv and ok:
+        plot(outdir, sides)
+    print(f'bench-report: wrote {outdir}/results.json, results.csv'
+          + ('' if '--no-plot' in argv else ', inversion.png, fastpath.png'))
+    return 0 if ok else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
