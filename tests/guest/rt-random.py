@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Randomized rt-mutex tester scenarios with a model and invariant checks.
+
+usage: rt-random.py [--seed S] [--scenarios N] [--steps M] [--out DIR]
+                    [--break-model]
+
+Each scenario resets the tester, gives the 8 threads random SCHED_FIFO
+priorities or SCHED_OTHER (nice 0), then runs M random steps: lock and
+lockint (no parking), trylock, unlock of a held mutex, signal to an
+interruptible waiter.  The host-side model knows who holds and who waits
+on what.  After every step the kernel state must settle, and then:
+
+  - each thread's held and blocked mutexes match the model, and its
+    return code is the predicted one (0, -EBUSY, -EINTR, -EDEADLK);
+  - a mutex released with waiters went to a waiter of the highest
+    effective priority;
+  - no thread is blocked on a free mutex, no mutex has two holders;
+  - every thread's effective priority equals the maximum of its normal
+    priority and the effective priorities of the threads blocked on the
+    mutexes it holds (transitively, since those are checked too); in
+    particular a released thread is back at exactly its normal priority.
+
+A failing scenario is shrunk (steps removed one at a time while it still
+fails) and printed as a .tst reproducer (and written to DIR).  Output is
+KTAP: one line per 25 scenarios, then the counts.  --break-model makes
+the model ignore transitive boosts, to show that the checker catches and
+shrinks a violation.
+"""
+import argparse
+import importlib.util
+import os
+import random
+import sys
+import time
+
+RUNNER = '/usr/share/pi-futex/rt-tester/rt-tester.py'
+NT = 8
+NM = 8
+EBUSY, EINTR, EDEADLK = 16, 4, 35
+
+
+def load_runner(path):
+    spec = importlib.util.spec_from_file_location('rt_tester', path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class Violation(Exception):
+    def __init__(self, msg, tst=None):
+        super().__init__(msg)
+        self.tst = tst
+
+
+class Sim:
+    def __init__(self, rt, tester, break_model=False):
+        self.rt = rt
+        self.t = tester
+        self.break_model = break_model
+        self.C = rt.COMMANDS
+
+    def cmd(self, thread, name, data):
+        err = self.t.write(thread, self.C[name], data)
+        if err:
+            raise Violation(f'command {name}:{data} to thread {thread} '
+                            f'rejected: {os.strerror(err)}')
+
+    def snapshot(self):
+        snap = []
+        for i in range(NT):
+            _, f = self.t.status(i)
+            m = f['M'].strip()
+            snap.append({'O': int(f['O']), 'E': int(f['E']),
+                         'P': int(f['P']), 'N': int(f['N']),
+                         'B': int(f['B']),
+                         'held': {j for j in range(NM) if m[NM - 1 - j] == '4'},
+                         'blocked': {j for j in range(NM)
+                                     if m[NM - 1 - j] == '2'},
+                         'other': {j for j in range(NM)
+                                   if m[NM - 1 - j] in '13'}})
+        return snap
+
+    def settle(self, timeout=10.0):
+        """Wait until every thread is idle or blocked and nothing moves."""
+        end = time.monotonic() + timeout
+        last = None
+        while time.monotonic() < end:
+            s = self.snapshot()
+            quiet = all((x['O'] <= 0 and not x['blocked'] and not x['other'])
+                        or (x['O'] > 0 and x['B'] == 1 and
+                            len(x['blocked']) == 1 and not x['other'])
+                        for x in s)
+            key = [(x['O'], x['E'], x['P']) for x in s]
+            if quiet and key == last:
+                return s
+            last = key if quiet else None
+            time.sleep(0.005)
+        raise Violation('the tester did not settle within '
+                        f'{timeout:g}s')
+
+    @staticmethod
+    def choices(holds, waits):
+        ops = []
+        for t in range(NT):
+            if waits[t] is not None:
+                if waits[t][1]:
+                    ops += [('signal', t, 0)] * 3
+                continue
+            for m in range(NM):
+                if m not in holds[t]:
+                    ops += [('lock', t, m), ('lockint', t, m),
+                            ('trylock', t, m)]
+            ops += [('unlock', t, m) for m in sorted(holds[t])] * 6
+        return ops
+
+    def run(self, prios, steps, rng=None, nsteps=0):
+        """Run a scenario: generate @nsteps steps with @rng from the
+        state the kernel shows, or replay @steps, skipping those that are
+        not legal any more.  Returns the steps run; raises Violation at
+        the first broken rule (with the steps so far in .steps).
+        """
+        self.rt.reset_all(self.t, 10)
+        for i, p in enumerate(prios):
+            if p > 0:
+                self.cmd(i, 'schedfifo', p)
+        s = self.settle()
+        norm = [p if p > 0 else -21 for p in prios]
+        holds = [set() for _ in range(NT)]
+        waits = [None] * NT          # (mutex, interruptible)
+        done = []
+        self.waitlines = []
+        todo = iter(steps) if rng is None else None
+        for n in range(nsteps if rng else len(steps)):
+            legal = self.choices(holds, waits)
+            if rng:
+                op, th, m = rng.choice(legal)
+            else:
+                op, th, m = next(todo)
+                if (op, th, m) not in legal:
+                    continue
+            done.append((op, th, m))
+            self.steps = done
+            wl = []
+            self.waitlines.append(wl)
+            before = s
+            expect_ret = 0
+            if op in ('lock', 'lockint', 'trylock'):
+                if waits[th] is not None or m in holds[th]:
+                    raise Violation(f'step {n}: generator bug')
+                owner = next((o for o in range(NT) if m in holds[o]), None)
+                if op != 'trylock' and self.closes_cycle(th, m, holds, waits):
+                    expect_ret = -EDEADLK
+                name = {'lock': 'locknowait', 'lockint': 'lockintnowait',
+                        'trylock': 'trylock'}[op]
+                self.cmd(th, name, m)
+                s = self.settle()
+                if op == 'trylock':
+                    if owner is None:
+                        holds[th].add(m)
+                    else:
+                        expect_ret = -EBUSY
+                elif expect_ret == 0:
+                    if owner is None:
+                        holds[th].add(m)
+                    else:
+                        waits[th] = (m, op == 'lockint')
+                if m in holds[th]:
+                    wl += [f'W: locked:        {th}: {m}',
+                           f'W: opcodeeq:      {th}: 0']
+                elif expect_ret:
+                    wl.append(f'W: opcodeeq:      {th}: {expect_ret}')
+                else:
+                    wl.append(f'W: blocked:       {th}: {m}')
+            elif op == 'unlock':
+                self.cmd(th, 'unlock', m)
+                s = self.settle()
+                holds[th].discard(m)
+                ws = [w for w in range(NT) if waits[w] and waits[w][0] == m]
+                if ws:
+                    new = [w for w in ws if m in s[w]['held']]
+                    if len(new) != 1:
+                        raise Violation(f'step {n}: unlock of mutex {m} with '
+                                        f'waiters {ws}: new holders {new}')
+                    top = max(before[w]['P'] for w in ws)
+                    if before[new[0]]['P'] != top:
+                        raise Violation(
+                            f'step {n}: mutex {m} went to thread {new[0]} '
+                            f'(P {before[new[0]]["P"]}), not to a top waiter '
+                            f'(P {top})')
+                    holds[new[0]].add(m)
+                    waits[new[0]] = None
+                    wl.append(f'W: locked:        {new[0]}: {m}')
+                wl.append(f'W: unlocked:      {th}: {m}')
+            elif op == 'signal':
+                self.cmd(th, 'signal', 0)
+                s = self.settle()
+                if waits[th] and waits[th][1]:
+                    waits[th] = None
+                    expect_ret = -EINTR
+                    wl.append(f'W: opcodeeq:      {th}: -4')
+            self.check(n, op, th, m, s, norm, holds, waits, expect_ret)
+        return done
+
+    def closes_cycle(self, th, m, holds, waits):
+        seen = 0
+        while seen <= NT:
+            owner = next((o for o in range(NT) if m in holds[o]), None)
+            if owner is None:
+                return False
+            if owner == th:
+                return True
+            if waits[owner] is None:
+                return False
+            m = waits[owner][0]
+            seen += 1
+        return False
+
+    def check(self, n, op, th, m, s, norm, holds, waits, expect_ret):
+        where = f'step {n} ({op} thread {th} mutex {m})'
+        if s[th]['O'] != expect_ret and s[th]['O'] <= 0:
+            raise Violation(f'{where}: thread {th} returned {s[th]["O"]}, '
+                            f'model says {expect_ret}')
+        for i in range(NT):
+            if s[i]['held'] != holds[i]:
+                raise Violation(f'{where}: thread {i} holds '
+                                f'{sorted(s[i]["held"])}, model '
+                                f'{sorted(holds[i])}')
+            want_b = {waits[i][0]} if waits[i] else set()
+            if s[i]['blocked'] != want_b:
+                raise Violation(f'{where}: thread {i} blocked on '
+                                f'{sorted(s[i]["blocked"])}, model '
+                                f'{sorted(want_b)}')
+            if s[i]['N'] != norm[i]:
+                raise Violation(f'{where}: thread {i} N {s[i]["N"]}, model '
+                                f'{norm[i]}')
+        for j in range(NM):
+            hs = [i for i in range(NT) if j in s[i]['held']]
+            if len(hs) > 1:
+                raise Violation(f'{where}: mutex {j} held by {hs}')
+            if not hs and any(j in s[i]['blocked'] for i in range(NT)):
+                raise Violation(f'{where}: a thread is blocked on free '
+                                f'mutex {j}')
+        for i in range(NT):
+            waiters = [w for w in range(NT) for j in s[i]['held']
+                       if j in s[w]['blocked']]
+            if self.break_model:
+                # Deliberately wrong: only direct waiters' normal prios.
+                want = max([norm[i]] + [norm[w] for w in waiters])
+            else:
+                want = max([norm[i]] + [s[w]['P'] for w in waiters])
+            if s[i]['P'] != want:
+                raise Violation(f'{where}: thread {i} P {s[i]["P"]}, model '
+                                f'{want} (N {norm[i]}, waiters {waiters})',
+                                f'T: prioeq:        {i}: {want}')
+
+
+def to_tst(prios, steps, waitlines, final, why):
+    lines = [f'# Reproducer from rt-random.py: {why}',
+             '# Replayed with rt-tester.py -r; the model expects every step',
+             '# below to leave the status the kernel showed then.']
+    for i, p in enumerate(prios):
+        if p > 0:
+            lines.append(f'C: schedfifo:     {i}: {p}')
+    for i, p in enumerate(prios):
+        if p > 0:
+            lines.append(f'W: opcodeeq:      {i}: 0')
+    names = {'lock': 'locknowait', 'lockint': 'lockintnowait',
+             'trylock': 'trylock', 'unlock': 'unlock', 'signal': 'signal'}
+    for (op, t, m), wl in zip(steps, waitlines):
+        lines.append(f'C: {names[op] + ":":<15}{t}: {m}')
+        lines += wl
+    if final:
+        lines.append('# The check that failed:')
+        lines.append(final)
+    return '\n'.join(lines) + '\n'
+
+
+def shrink(sim, prios, steps, budget):
+    """Greedy removal of one step at a time (then of one priority) while
+    the replay still fails; replays skip steps that became illegal."""
+    best = list(steps)
+    tries = 0
+    i = len(best) - 1
+    while i >= 0 and tries < budget:
+        cand = best[:i] + best[i + 1:]
+        tries += 1
+        try:
+            sim.run(prios, cand)
+        except Violation:
+            best = sim.steps
+            i = min(i, len(best))
+        i -= 1
+    return best
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--scenarios', type=int, default=200)
+    ap.add_argument('--steps', type=int, default=50)
+    ap.add_argument('--out', default='/tmp')
+    ap.add_argument('--runner', default=RUNNER)
+    ap.add_argument('--break-model', action='store_true')
+    ap.add_argument('--shrink-budget', type=int, default=120)
+    a = ap.parse_args()
+    rt = load_runner(a.runner)
+    sim = Sim(rt, rt.Tester(rt.SYSFS), a.break_model)
+    print('KTAP version 1')
+    groups = (a.scenarios + 24) // 25
+    print(f'1..{groups}')
+    t0 = time.monotonic()
+    fails = nsteps = 0
+    for g in range(groups):
+        bad = None
+        for k in range(g * 25, min(a.scenarios, (g + 1) * 25)):
+            seed = a.seed + k
+            rng = random.Random(seed)
+            prios = [rng.choice([0, 0] + list(range(1, 100)))
+                     for _ in range(NT)]
+            try:
+                nsteps += len(sim.run(prios, [], rng, a.steps))
+            except Violation as v:
+                fails += 1
+                steps = list(sim.steps)
+                print(f'# seed {seed}: {v}')
+                small = shrink(sim, prios, steps, a.shrink_budget)
+                final = None
+                try:
+                    sim.run(prios, small)
+                    why = f'seed {seed} (shrunk run passed: flaky?)'
+                except Violation as v2:
+                    why = f'seed {seed}: {v2}'
+                    final = v2.tst
+                    small = list(sim.steps)
+                tst = to_tst(prios, small, sim.waitlines, final, why)
+                path = os.path.join(a.out, f'rt-random-{seed}.tst')
+                with open(path, 'w') as f:
+                    f.write(tst)
+                print(f'# shrunk from {len(steps)} to {len(small)} steps; '
+                      f'reproducer {path}:')
+                for ln in tst.splitlines():
+                    print(f'#   {ln}')
+                bad = seed
+                break
+        name = f'scenarios_{g * 25}_to_{min(a.scenarios, (g + 1) * 25) - 1}'
+        print(f'{"not ok" if bad is not None else "ok"} {g + 1} {name}')
+        if bad is not None:
+            break
+    secs = time.monotonic() - t0
+    rt.reset_all(sim.t, 10)
+    done = min(a.scenarios, (g + 1) * 25) if fails else a.scenarios
+    print(f'# {done} scenarios x {a.steps} steps ({nsteps} steps checked) in '
+          f'{secs:.0f}s: {done / secs:.2f} scenarios/s, {fails} violation(s)')
+    print(f'# Totals: pass:{g + 1 - (1 if fails else 0)} fail:'
+          f'{1 if fails else 0} skip:0')
+    return 1 if fails else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
