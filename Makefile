@@ -31,7 +31,7 @@ $(error unknown FLAVOUR=$(FLAVOUR); known: base debug)
 endif
 
 .PHONY: help deps fetch kernel patch config initramfs guest-bins selftests run check \
-	lint export apply-check bisect-check bench \
+	lint export apply-check bisect-check bench stress \
 	check-host check-negative shell clean distclean repin
 
 help:
@@ -49,6 +49,7 @@ help:
 	@echo "  make export     build/outgoing/: numbered mails + cover letter (git am onto the pin)"
 	@echo "  make apply-check  git am the exported mails onto a clean import, compare with quilt"
 	@echo "  make bisect-check build the kernel after each patch in turn"
+	@echo "  make stress     rt-random 2000x50, futex-stress, bad-input (long; work in progress)"
 	@echo "  make bench      PI fast path / hand-off / inversion, host and guest, plots in build/bench/"
 	@echo "  make repin      move kernel.pin to the newest served 6.12 version"
 	@echo "  make clean      remove build outputs, keep the extracted tree"
@@ -122,6 +123,17 @@ apply-check: export
 
 bisect-check: fetch
 	@$(STAGE) bisect $(ROOT)/tools/bisect-check.sh $(FRAGS)
+
+# Not part of check yet: randomized tester scenarios, futex stress and the
+# bad-input campaign at stress size (rootfs/runlist-stress).
+stress: initramfs
+	@$(STAGE) stress-initramfs $(ROOT)/tools/mkinitramfs.sh --src $(SRC) \
+		--release $(OBJ)/include/config/kernel.release \
+		--bindir $(GUESTBIN) --runlist $(ROOT)/rootfs/runlist-stress \
+		--out $(BUILD)/initramfs-stress.cpio.gz
+	@$(STAGE) stress $(ROOT)/tools/run-qemu.sh --kernel $(BZIMAGE) \
+		--initrd $(BUILD)/initramfs-stress.cpio.gz --smp $(SMP) \
+		--mem $(MEM) --timeout 7200
 
 # Not part of check: absolute numbers under TCG mean little, the ratios
 # are the result.  BENCH_SCALE=0.2 for a quick run.

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * futex-stress [seconds] [owner-exit iterations]: PI futexes under load,
+ * KTAP output.
+ *
+ * 1. Six threads (SCHED_FIFO 10..40 and two SCHED_OTHER) hammer three PI
+ *    futexes with lock, trylock and timed lock (random 0-2 ms absolute
+ *    CLOCK_REALTIME timeouts) and unlock, while a seventh thread sends
+ *    them signals.  After every operation: the word names the caller
+ *    exactly when it got the lock, unlock never fails (the stale-owner and
+ *    spurious-EINVAL bug classes of commits cdf71a10c7b6 and
+ *    89e9e66ba1b3), only documented errnos come back, and mutual
+ *    exclusion holds (an owner slot and a counter per futex).
+ * 2. Owners exiting while holding a PI futex with a waiter blocked: the
+ *    waiter must get the lock with FUTEX_OWNER_DIED, N times.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NWORKERS	6
+#define NFUTEX		3
+
+static uint32_t word[NFUTEX];
+static int owner_slot[NFUTEX];
+static long counter[NFUTEX], acquired[NFUTEX];
+static int stop;
+static long violations, ops, timeouts, busy, eintr;
+static pthread_t workers[NWORKERS];
+
+static pid_t gettid_(void)
+{
+	return syscall(SYS_gettid);
+}
+
+static int futex(uint32_t *u, int op, const struct timespec *ts)
+{
+	return syscall(SYS_futex, u, op, 0, ts, NULL, 0) ? errno : 0;
+}
+
+static void violation(const char *fmt, int a, int b, int c)
+{
+	__atomic_add_fetch(&violations, 1, __ATOMIC_SEQ_CST);
+	if (violations < 10) {
+		printf("# violation: ");
+		printf(fmt, a, b, c);
+		printf("\n");
+	}
+}
+
+static void on_signal(int sig)
+{
+}
+
+static void set_prio(int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	pthread_setschedparam(pthread_self(), prio ? SCHED_FIFO : SCHED_OTHER,
+			      &sp);
+}
+
+static void *worker(void *arg)
+{
+	long id = (long)arg;
+	unsigned int seed = id * 7919 + 1;
+	pid_t tid = gettid_();
+	int prio[NWORKERS] = { 10, 20, 30, 40, 0, 0 };
+
+	set_prio(prio[id]);
+	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+		int f = rand_r(&seed) % NFUTEX, kind = rand_r(&seed) % 3;
+		uint32_t zero = 0, w;
+		struct timespec ts;
+		int ret = 0, got;
+
+		if (__atomic_compare_exchange_n(&word[f], &zero, tid, false,
+						__ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED)) {
+			got = 1;
+		} else {
+			if (kind == 0) {
+				ret = futex(&word[f], FUTEX_LOCK_PI_PRIVATE, NULL);
+			} else if (kind == 1) {
+				ret = futex(&word[f], FUTEX_TRYLOCK_PI_PRIVATE,
+					    NULL);
+			} else {
+				clock_gettime(CLOCK_REALTIME, &ts);
+				ts.tv_nsec += rand_r(&seed) % 2000000;
+				if (ts.tv_nsec >= 1000000000) {
+					ts.tv_sec++;
+					ts.tv_nsec -= 1000000000;
+				}
+				ret = futex(&word[f], FUTEX_LOCK_PI_PRIVATE, &ts);
+			}
+			got = ret == 0;
+			if (ret == ETIMEDOUT)
+				__atomic_add_fetch(&timeouts, 1, __ATOMIC_RELAXED);
+			else if (ret == EWOULDBLOCK)
+				__atomic_add_fetch(&busy, 1, __ATOMIC_RELAXED);
+			else if (ret == EINTR)
+				__atomic_add_fetch(&eintr, 1, __ATOMIC_RELAXED);
+			else if (ret)
+				violation("lock kind %d on futex %d: errno %d",
+					  kind, f, ret);
+		}
+		__atomic_add_fetch(&ops, 1, __ATOMIC_RELAXED);
+		w = __atomic_load_n(&word[f], __ATOMIC_ACQUIRE);
+		if (got != ((w & FUTEX_TID_MASK) == (uint32_t)tid)) {
+			violation("futex %d: got=%d but word names %d", f, got,
+				  w & FUTEX_TID_MASK);
+			if (!got)
+				continue;
+		}
+		if (!got)
+			continue;
+		if (owner_slot[f])
+			violation("futex %d: two owners (%d and %d)", f,
+				  owner_slot[f], tid);
+		owner_slot[f] = tid;
+		counter[f]++;
+		acquired[f]++;
+		for (volatile int s = 0; s < 100; s++)
+			;
+		if (owner_slot[f] != tid)
+			violation("futex %d: owner slot changed under %d to %d",
+				  f, tid, owner_slot[f]);
+		owner_slot[f] = 0;
+		counter[f]--;
+		{
+			uint32_t me = tid;
+
+			if (!__atomic_compare_exchange_n(&word[f], &me, 0, false,
+							 __ATOMIC_RELEASE,
+							 __ATOMIC_RELAXED)) {
+				ret = futex(&word[f], FUTEX_UNLOCK_PI_PRIVATE,
+					    NULL);
+				if (ret)
+					violation("futex %d: UNLOCK_PI by owner %d: errno %d",
+						  f, tid, ret);
+			}
+		}
+	}
+	return NULL;
+}
+
+static void *signaller(void *arg)
+{
+	unsigned int seed = 42;
+	long sent = 0;
+
+	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+		pthread_kill(workers[rand_r(&seed) % NWORKERS], SIGUSR1);
+		sent++;
+		usleep(500 + rand_r(&seed) % 1500);
+	}
+	return (void *)sent;
+}
+
+/* ---- owners exiting while holding the lock ---- */
+
+static uint32_t ew;
+static int ew_locked, ew_go;
+
+static void *exiting_owner(void *arg)
+{
+	uint32_t zero = 0;
+
+	if (!__atomic_compare_exchange_n(&ew, &zero, gettid_(), false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return (void *)1;
+	__atomic_store_n(&ew_locked, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&ew_go, __ATOMIC_ACQUIRE))
+		usleep(100);
+	return NULL;	/* exits holding ew */
+}
+
+static void *exit_waiter(void *arg)
+{
+	int *res = arg;
+
+	res[0] = futex(&ew, FUTEX_LOCK_PI, NULL);
+	res[1] = __atomic_load_n(&ew, __ATOMIC_ACQUIRE);
+	res[2] = gettid_();
+	if (!res[0]) {
+		uint32_t me = res[2];
+
+		if (!__atomic_compare_exchange_n(&ew, &me, 0, false,
+						 __ATOMIC_RELEASE,
+						 __ATOMIC_RELAXED))
+			res[3] = futex(&ew, FUTEX_UNLOCK_PI, NULL);
+	}
+	return NULL;
+}
+
+static long owner_exits(int n)
+{
+	long bad = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int res[4] = { -1, 0, 0, 0 };
+		pthread_t o, w;
+
+		ew = 0;
+		ew_locked = ew_go = 0;
+		pthread_create(&o, NULL, exiting_owner, NULL);
+		while (!__atomic_load_n(&ew_locked, __ATOMIC_ACQUIRE))
+			usleep(100);
+		pthread_create(&w, NULL, exit_waiter, res);
+		while (!(__atomic_load_n(&ew, __ATOMIC_ACQUIRE) & FUTEX_WAITERS))
+			usleep(100);
+		__atomic_store_n(&ew_go, 1, __ATOMIC_RELEASE);
+		pthread_join(o, NULL);
+		pthread_join(w, NULL);
+		if (res[0] || (res[1] & FUTEX_TID_MASK) != (uint32_t)res[2] ||
+		    !(res[1] & FUTEX_OWNER_DIED) || res[3] || ew) {
+			if (bad++ < 5)
+				printf("# owner exit %d: lock %d word %#x tid %d unlock %d final %#x\n",
+				       i, res[0], res[1], res[2], res[3], ew);
+		}
+	}
+	return bad;
+}
+
+int main(int argc, char **argv)
+{
+	int secs = argc > 1 ? atoi(argv[1]) : 10;
+	int exits = argc > 2 ? atoi(argv[2]) : 1000;
+	struct sigaction sa;
+	pthread_t sig;
+	void *sent;
+	long bad_exits, i;
+	int ok1, ok2;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART */
+	sigaction(SIGUSR1, &sa, NULL);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	printf("KTAP version 1\n1..2\n");
+	for (i = 0; i < NWORKERS; i++)
+		pthread_create(&workers[i], NULL, worker, (void *)i);
+	pthread_create(&sig, NULL, signaller, NULL);
+	sleep(secs);
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	pthread_join(sig, &sent);
+	/* Wake anyone still blocked in LOCK_PI without a timeout. */
+	for (i = 0; i < NWORKERS; i++)
+		pthread_join(workers[i], NULL);
+	for (i = 0; i < NFUTEX; i++)
+		if (word[i] || counter[i])
+			violation("futex %d left word %#x counter %d", i,
+				  word[i], counter[i]);
+	printf("# %d s: %ld operations, acquisitions %ld/%ld/%ld, %ld timeouts, %ld trylock busy, %ld EINTR, %ld signals sent, %ld violations\n",
+	       secs, ops, acquired[0], acquired[1], acquired[2], timeouts, busy,
+	       eintr, (long)sent, violations);
+	ok1 = !violations && ops > 0 && timeouts + busy > 0;
+	printf("%s 1 pi_futex_hammer_with_timeouts_and_signals\n",
+	       ok1 ? "ok" : "not ok");
+
+	bad_exits = owner_exits(exits);
+	printf("# %d owner exits, %ld bad hand-offs\n", exits, bad_exits);
+	ok2 = !bad_exits;
+	printf("%s 2 owner_exit_hands_lock_with_owner_died\n",
+	       ok2 ? "ok" : "not ok");
+	printf("# Totals: pass:%d fail:%d skip:0\n", ok1 + ok2, 2 - ok1 - ok2);
+	return ok1 && ok2 ? 0 : 1;
+}
