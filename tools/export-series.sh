@@ -79,7 +79,6 @@ export)
 	cover=$out/0000-cover-letter.patch
 	cc=$(cd "$work" && perl scripts/get_maintainer.pl --no-git \
 		--no-git-fallback --no-rolestats --no-l "$out"/0[0-9][0-9][0-9]-*.patch 2>/dev/null |
-		grep -v -F -- "$(head -n1 "$cover" >/dev/null; echo nothing-to-skip)" |
 		sed -n '/@/p' | sort -u || true)
 	lists=$(cd "$work" && perl scripts/get_maintainer.pl --no-git \
 		--no-git-fallback --no-rolestats --no-m --no-r \

@@ -28,7 +28,6 @@ RESULT_RE = re.compile(
     r'^(?P<indent>\s*)(?P<ok>ok|not ok)\s+(?P<num>\d+)(?:\s+-)?'
     r'(?:\s+(?P<name>[^#]*?))?\s*(?:#\s*(?P<directive>.*))?$')
 PLAN_RE = re.compile(r'^(?P<indent>\s*)1\.\.(?P<n>\d+)\s*$')
-VERSION_RE = re.compile(r'^(?P<indent>\s*)(?:KTAP|TAP) version \d+\s*$')
 
 # Crash signatures, as syzkaller titles them; checked on every line.
 CRASH_PATTERNS = [

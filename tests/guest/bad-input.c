@@ -157,7 +157,7 @@ static int documented(int err)
 	switch (err) {
 	case 0: case EINVAL: case EFAULT: case EAGAIN: case ETIMEDOUT:
 	case EDEADLK: case EPERM: case ESRCH: case ENOSYS: case EINTR:
-	case EBUSY: case ENOMEM: case EOWNERDEAD:
+	case EBUSY: case ENOMEM:
 		return 1;
 	}
 	return 0;
