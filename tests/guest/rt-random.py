@@ -304,6 +304,8 @@ def main():
     ap.add_argument('--break-model', action='store_true')
     ap.add_argument('--shrink-budget', type=int, default=120)
     a = ap.parse_args()
+    # Progress must reach the serial log as it happens, not at the end.
+    sys.stdout.reconfigure(line_buffering=True)
     rt = load_runner(a.runner)
     sim = Sim(rt, rt.Tester(rt.SYSFS), a.break_model)
     print('KTAP version 1')
