@@ -10,6 +10,7 @@ SRC       := $(BUILD)/linux-$(PIN_VER)
 FLAVOUR   ?= debug
 FRAGS_base  := base.config
 FRAGS_debug := base.config debug.config
+FRAGS_kasan := base.config debug.config kasan.config
 FRAGS     := $(addprefix $(ROOT)/kernel-config/,$(FRAGS_$(FLAVOUR)))
 OBJ       := $(BUILD)/obj-$(FLAVOUR)
 BZIMAGE   := $(OBJ)/arch/x86/boot/bzImage
@@ -18,7 +19,7 @@ GUESTBIN  := $(BUILD)/guest-bin
 SELFTESTS := $(BUILD)/selftests-$(FLAVOUR)
 SMP       ?= 2
 MEM       ?= 512M
-TIMEOUT   ?= 300
+TIMEOUT   ?= 1800
 APPEND    ?=
 RTTEST_EXTRA ?=
 STAGE     := $(ROOT)/tools/stage.sh
@@ -27,7 +28,7 @@ GUEST_C   := $(wildcard tests/guest/*.c)
 GUEST_BINS := $(patsubst tests/guest/%.c,$(GUESTBIN)/%,$(GUEST_C))
 
 ifeq ($(FRAGS_$(FLAVOUR)),)
-$(error unknown FLAVOUR=$(FLAVOUR); known: base debug)
+$(error unknown FLAVOUR=$(FLAVOUR); known: base debug kasan)
 endif
 
 .PHONY: help deps fetch kernel patch config initramfs guest-bins selftests run check \
@@ -92,10 +93,18 @@ initramfs: kernel guest-bins selftests
 		--host-bin pi_stress --host-bin pip_stress \
 		$(if $(RTTEST_EXTRA),--extra-tst $(RTTEST_EXTRA))
 
+# boot VCPUS: the whole suite of rootfs/runlist, then the verdict.
+boot = $(STAGE) boot-$(FLAVOUR)-smp$(1) $(ROOT)/tools/run-qemu.sh \
+	--kernel $(BZIMAGE) --initrd $(INITRAMFS) --smp $(1) --mem $(MEM) \
+	--timeout $(TIMEOUT) $(if $(APPEND),--append "$(APPEND)")
+
 run: initramfs
-	@$(STAGE) boot $(ROOT)/tools/run-qemu.sh --kernel $(BZIMAGE) \
-		--initrd $(INITRAMFS) --smp $(SMP) --mem $(MEM) \
-		--timeout $(TIMEOUT) $(if $(APPEND),--append "$(APPEND)")
+	@$(call boot,$(SMP))
+
+# The matrix: the whole suite once per vCPU count, for this FLAVOUR.
+MATRIX_SMP ?= 1 2 4
+matrix: initramfs
+	@$(foreach n,$(MATRIX_SMP),$(call boot,$(n)) &&) true
 
 shell: initramfs
 	$(ROOT)/tools/run-qemu.sh --shell --kernel $(BZIMAGE) \

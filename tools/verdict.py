@@ -10,7 +10,9 @@ Reads the whole serial log that tools/run-qemu.sh saved and:
   * parses the KTAP the guest's /init printed between the
     "pi-futex: guest begin" and "pi-futex: guest end rc=N" markers, and
     any KTAP the kernel printed before it (KUnit at boot);
-  * prints a table (suite, pass, fail, skip, result) and exits 0 only if
+  * prints a table (suite, pass, fail, skip, result), then the "# counts:"
+    line each suite printed (how much a randomized or stress suite ran)
+    and the guest's vCPU count, and exits 0 only if
     the guest finished, every plan was met, no test failed and the log is
     free of crash signatures.
 
@@ -28,6 +30,8 @@ RESULT_RE = re.compile(
     r'^(?P<indent>\s*)(?P<ok>ok|not ok)\s+(?P<num>\d+)(?:\s+-)?'
     r'(?:\s+(?P<name>[^#]*?))?\s*(?:#\s*(?P<directive>.*))?$')
 PLAN_RE = re.compile(r'^(?P<indent>\s*)1\.\.(?P<n>\d+)\s*$')
+COUNTS_RE = re.compile(r'^ {4}# counts: (?P<text>.*\S)\s*$')
+CPUS_RE = re.compile(r'pi-futex: guest begin \(.*, (?P<n>\d+) cpu\)')
 
 # Crash signatures, as syzkaller titles them; checked on every line.
 CRASH_PATTERNS = [
@@ -83,6 +87,10 @@ def parse_block(lines, first_no, prefix):
     for offset, raw in enumerate(lines):
         no = first_no + offset
         line = clean(raw)
+        m = COUNTS_RE.match(line)
+        if m:
+            pending['counts'] = m.group('text')
+            continue
         m = PLAN_RE.match(line)
         if m:
             depth = len(m.group('indent').expandtabs(4))
@@ -106,6 +114,8 @@ def parse_block(lines, first_no, prefix):
             suite = {'suite': prefix + name, 'line': no,
                      'pass': pending['pass'], 'fail': pending['fail'],
                      'skip': pending['skip']}
+            if 'counts' in pending:
+                suite['counts'] = pending['counts']
             if pending['seen'] == 0:
                 key = 'skip' if skip else ('pass' if ok else 'fail')
                 suite[key] = 1
@@ -130,6 +140,15 @@ def parse_block(lines, first_no, prefix):
         problems.append(f'log:{plan[1]}: plan 1..{plan[0]} but '
                         f'{len(suites)} result(s) reported')
     return suites, problems
+
+
+def guest_cpus(lines):
+    """The vCPU count the guest's begin marker names, or None."""
+    for raw in lines:
+        m = CPUS_RE.search(clean(raw))
+        if m:
+            return int(m.group('n'))
+    return None
 
 
 def verdict(lines):
@@ -178,6 +197,11 @@ def table(suites):
     out.append('-' * (width + 27))
     out.append(f'{"total":<{width}}  {tot["pass"]:>5} {tot["fail"]:>5} '
                f'{tot["skip"]:>5}')
+    counted = [s for s in suites if 'counts' in s]
+    if counted:
+        out.append('counts (as each suite reported them):')
+    for s in counted:
+        out.append(f'{s["suite"]:<{width}}  {s["counts"]}')
     return '\n'.join(out), tot
 
 
@@ -206,11 +230,13 @@ def main(argv):
     for p in problems:
         print(f'verdict: {args[0]}: {p}')
     print(f'verdict: {"FAIL" if failed else "PASS"} (log {args[0]})')
+    cpus = guest_cpus(lines)
     print(f'guest: {tot["pass"]} passed, {tot["fail"]} failed, '
-          f'{tot["skip"]} skipped')
+          f'{tot["skip"]} skipped'
+          f'{f" on {cpus} vCPU(s)" if cpus else ""}')
     if json_out:
         with open(json_out, 'w', encoding='utf-8') as f:
-            json.dump({'suites': suites, 'problems': problems,
+            json.dump({'suites': suites, 'problems': problems, 'cpus': cpus,
                        'verdict': 'fail' if failed else 'pass'}, f, indent=1)
     return 1 if failed else 0
 

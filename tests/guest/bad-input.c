@@ -275,6 +275,8 @@ int main(int argc, char **argv)
 	printf("# %ld futex calls, %ld undocumented errnos\n", futex_calls,
 	       futex_bad);
 	printf("%s 3 futex_calls_documented_errnos\n", ok3 ? "ok" : "not ok");
+	printf("# counts: %ld sysfs writes (4 processes), %ld futex calls, %ld undocumented errno(s)\n",
+	       sysfs_writes, futex_calls, futex_bad + fails);
 	printf("# Totals: pass:%d fail:%d skip:0\n", ok1 + ok2 + ok3,
 	       3 - ok1 - ok2 - ok3);
 	return ok1 && ok2 && ok3 ? 0 : 1;

@@ -275,6 +275,8 @@ int main(int argc, char **argv)
 	ok2 = !bad_exits;
 	printf("%s 2 owner_exit_hands_lock_with_owner_died\n",
 	       ok2 ? "ok" : "not ok");
+	printf("# counts: %ld futex operations in %d s, %d owner exits, %ld violation(s)\n",
+	       ops, secs, exits, violations + bad_exits);
 	printf("# Totals: pass:%d fail:%d skip:0\n", ok1 + ok2, 2 - ok1 - ok2);
 	return ok1 && ok2 ? 0 : 1;
 }

@@ -35,7 +35,13 @@ class VerdictTest(unittest.TestCase):
                           for s in suites],
                          [('sanity', 2, 0, 1), ('other', 1, 0, 0)])
         self.assertIn('verdict: PASS', out)
-        self.assertIn('guest: 3 passed, 0 failed, 1 skipped', out)
+        self.assertIn('guest: 3 passed, 0 failed, 1 skipped on 2 vCPU(s)',
+                      out)
+        # A suite's "# counts:" line reaches the verdict, under its name.
+        self.assertEqual(suites[1].get('counts'),
+                         '200 scenarios x 50 steps, 0 violation(s)')
+        self.assertNotIn('counts', suites[0])
+        self.assertRegex(out, r'\nother +200 scenarios x 50 steps')
 
     def test_failing_subtest_fails(self):
         rc, out = run('fail.log')
