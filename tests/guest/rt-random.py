@@ -277,8 +277,9 @@ def to_tst(prios, steps, waitlines, final, why):
 
 
 def shrink(sim, prios, steps, budget):
-    """Greedy removal of one step at a time (then of one priority) while
-    the replay still fails; replays skip steps that became illegal."""
+    """Greedy removal of one step at a time, last first, while the replay
+    still fails; replays skip steps that became illegal.  The priorities
+    stay as generated."""
     best = list(steps)
     tries = 0
     i = len(best) - 1
