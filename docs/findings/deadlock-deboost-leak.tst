@@ -1,5 +1,17 @@
-# seed-32 chain (rt-random at 4 vCPUs), closed by a detecting lock:
-# 6 -> 4 (owner 0) -> 0 (owner 7) -> 3 (owner 3) -> 5 (owner 6).
+# Known failure on the pinned 6.12 kernel, not yet fixed by the series:
+# a boost that outlives a lock attempt refused with -EDEADLK.
+#
+# Found by rt-random at 4 vCPUs (seed 32) while the tester briefly let
+# plain locks reach the kernel's deadlock detection; rewritten here with
+# lockintdl, the full-chain-walk lock that FUTEX_LOCK_PI's proxy-lock
+# path also uses.  Thread 6 (prio 62) tries mutex 4 and closes the cycle
+# 6 -> 4 (owner 0) -> 0 (owner 7) -> 3 (owner 3) -> 5 (owner 6).  The
+# lock fails with -EDEADLK as it should, but thread 3 stays at 62: the
+# boost the chain walk applied on the way is not undone for it.
+#
+# Run it with: make run RTTEST_EXTRA=docs/findings
+# Seen failing at line "T: prioeq: 3: 37" (thread 3 showed P: 62), on
+# 2 vCPUs, with the series at the commit that added this file.
 C: schedfifo:     0: 8
 C: schedfifo:     1: 26
 C: schedfifo:     2: 17

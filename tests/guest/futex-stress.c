@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
@@ -193,10 +194,38 @@ static void *exiting_owner(void *arg)
 	return NULL;	/* exits holding ew */
 }
 
+static pid_t ew_waiter;
+
+/*
+ * Whether @tid sleeps ('S' in /proc stat): FUTEX_WAITERS is set before
+ * the waiter attaches to the owner, so only the sleep proves that the
+ * waiter is queued on the owner's pi_state.  An owner that exits before
+ * that leaves a dead TID in the word, and LOCK_PI then rightly fails
+ * with ESRCH (handle_exit_race() in kernel/futex/pi.c).
+ */
+static int sleeping(pid_t tid)
+{
+	char path[64], buf[256], *p;
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
+
 static void *exit_waiter(void *arg)
 {
 	int *res = arg;
 
+	__atomic_store_n(&ew_waiter, gettid_(), __ATOMIC_RELEASE);
 	res[0] = futex(&ew, FUTEX_LOCK_PI, NULL);
 	res[1] = __atomic_load_n(&ew, __ATOMIC_ACQUIRE);
 	res[2] = gettid_();
@@ -225,8 +254,10 @@ static long owner_exits(int n)
 		pthread_create(&o, NULL, exiting_owner, NULL);
 		while (!__atomic_load_n(&ew_locked, __ATOMIC_ACQUIRE))
 			usleep(100);
+		ew_waiter = 0;
 		pthread_create(&w, NULL, exit_waiter, res);
-		while (!(__atomic_load_n(&ew, __ATOMIC_ACQUIRE) & FUTEX_WAITERS))
+		while (!(__atomic_load_n(&ew, __ATOMIC_ACQUIRE) & FUTEX_WAITERS) ||
+		       !sleeping(__atomic_load_n(&ew_waiter, __ATOMIC_ACQUIRE)))
 			usleep(100);
 		__atomic_store_n(&ew_go, 1, __ATOMIC_RELEASE);
 		pthread_join(o, NULL);

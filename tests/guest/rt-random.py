@@ -81,13 +81,16 @@ class Sim:
                                    if m[NM - 1 - j] in '13'}})
         return snap
 
-    def settle(self, timeout=10.0):
-        """Wait until every thread is idle or blocked and nothing moves."""
+    def settle(self, until=None, timeout=10.0):
+        """Wait until every thread is idle or blocked, nothing moves and
+        @until(snapshot) holds.  @until names what must have happened
+        that a quiet snapshot cannot show: a woken waiter that has not
+        run yet still looks blocked."""
         end = time.monotonic() + timeout
         last = None
         while time.monotonic() < end:
             s = self.snapshot()
-            quiet = all((x['O'] <= 0 and not x['blocked'] and not x['other'])
+            quiet = (until is None or until(s)) and all((x['O'] <= 0 and not x['blocked'] and not x['other'])
                         or (x['O'] > 0 and x['B'] == 1 and
                             len(x['blocked']) == 1 and not x['other'])
                         for x in s)
@@ -97,7 +100,8 @@ class Sim:
             last = key if quiet else None
             time.sleep(0.005)
         raise Violation('the tester did not settle within '
-                        f'{timeout:g}s')
+                        f'{timeout:g}s'
+                        f'{" (and the expected change never came)" if until else ""}')
 
     @staticmethod
     def choices(holds, waits):
@@ -173,10 +177,12 @@ class Sim:
                 else:
                     wl.append(f'W: blocked:       {th}: {m}')
             elif op == 'unlock':
-                self.cmd(th, 'unlock', m)
-                s = self.settle()
-                holds[th].discard(m)
                 ws = [w for w in range(NT) if waits[w] and waits[w][0] == m]
+                self.cmd(th, 'unlock', m)
+                # With waiters, the lock must reach one of them.
+                s = self.settle(lambda x: not ws or
+                                any(m in x[w]['held'] for w in ws))
+                holds[th].discard(m)
                 if ws:
                     new = [w for w in ws if m in s[w]['held']]
                     if len(new) != 1:
@@ -194,7 +200,8 @@ class Sim:
                 wl.append(f'W: unlocked:      {th}: {m}')
             elif op == 'signal':
                 self.cmd(th, 'signal', 0)
-                s = self.settle()
+                # The waiter must have left the lock with its result.
+                s = self.settle(lambda x: x[th]['O'] <= 0)
                 if waits[th] and waits[th][1]:
                     waits[th] = None
                     expect_ret = -EINTR
