@@ -78,7 +78,7 @@ config: patch
 kernel: config
 	@$(STAGE) build $(ROOT)/tools/build-kernel.sh $(SRC) $(OBJ)
 
-$(GUESTBIN)/%: tests/guest/%.c
+$(GUESTBIN)/%: tests/guest/%.c tests/guest/task-stat.h
 	@mkdir -p $(GUESTBIN)
 	@gcc -static -O2 -Wall -Werror -o $@ $< -lpthread
 

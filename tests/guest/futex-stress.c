@@ -20,7 +20,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
@@ -33,6 +32,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "task-stat.h"
 
 #define NWORKERS	6
 #define NFUTEX		3
@@ -197,30 +198,12 @@ static void *exiting_owner(void *arg)
 static pid_t ew_waiter;
 
 /*
- * Whether @tid sleeps ('S' in /proc stat): FUTEX_WAITERS is set before
- * the waiter attaches to the owner, so only the sleep proves that the
- * waiter is queued on the owner's pi_state.  An owner that exits before
- * that leaves a dead TID in the word, and LOCK_PI then rightly fails
- * with ESRCH (handle_exit_race() in kernel/futex/pi.c).
+ * FUTEX_WAITERS is set before the waiter attaches to the owner, so only
+ * its sleep ('S' in /proc stat) proves that the waiter is queued on the
+ * owner's pi_state.  An owner that exits before that leaves a dead TID in
+ * the word, and LOCK_PI then rightly fails with ESRCH (handle_exit_race()
+ * in kernel/futex/pi.c).
  */
-static int sleeping(pid_t tid)
-{
-	char path[64], buf[256], *p;
-	int fd, n;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] == 'S';
-}
-
 static void *exit_waiter(void *arg)
 {
 	int *res = arg;
@@ -257,7 +240,7 @@ static long owner_exits(int n)
 		ew_waiter = 0;
 		pthread_create(&w, NULL, exit_waiter, res);
 		while (!(__atomic_load_n(&ew, __ATOMIC_ACQUIRE) & FUTEX_WAITERS) ||
-		       !sleeping(__atomic_load_n(&ew_waiter, __ATOMIC_ACQUIRE)))
+		       task_state(__atomic_load_n(&ew_waiter, __ATOMIC_ACQUIRE)) != 'S')
 			usleep(100);
 		__atomic_store_n(&ew_go, 1, __ATOMIC_RELEASE);
 		pthread_join(o, NULL);

@@ -28,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "task-stat.h"
+
 #define CS_MS		50
 #define MARGIN_MS	25
 #define HOG_MS		400
@@ -57,43 +59,6 @@ static void result(int ok, const char *name, const char *fmt, ...)
 static pid_t gettid_(void)
 {
 	return syscall(SYS_gettid);
-}
-
-static int task_prio(pid_t tid)
-{
-	char path[64], buf[512], *p;
-	int i, n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1000;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n > 0 ? n : 0] = '\0';
-	p = strrchr(buf, ')');
-	for (i = 2; p && i < 18; i++) {
-		p = strchr(p + 1, ' ');
-	}
-	return p ? atoi(p + 1) : -1000;
-}
-
-static char task_state(pid_t tid)
-{
-	char path[64], buf[512], *p;
-	int n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-	f = fopen(path, "r");
-	if (!f)
-		return '?';
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n > 0 ? n : 0] = '\0';
-	p = strrchr(buf, ')');
-	return p ? p[2] : '?';
 }
 
 static int set_sched(int prio)
