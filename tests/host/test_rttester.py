@@ -82,11 +82,10 @@ class RunnerTest(unittest.TestCase):
                                   'C: 42: 3: -7\n')
         self.assertEqual(rc, 0, out)
         self.assertIn('Pass', out)
-        read = lambda t: open(os.path.join(self.sysfs, f'rttest{t}',
-                                           'command')).read()
-        self.assertEqual(read(1), '3:0\n')
-        self.assertEqual(read(2), '2:80\n')
-        self.assertEqual(read(3), '42:-7\n')
+        for t, want in ((1, '3:0\n'), (2, '2:80\n'), (3, '42:-7\n')):
+            path = os.path.join(self.sysfs, f'rttest{t}', 'command')
+            with open(path) as f:
+                self.assertEqual(f.read(), want)
 
     def test_field_tests(self):
         self.set_status(0, IDLE.replace('P: -21', 'P: 80')
