@@ -133,7 +133,7 @@ export: patch
 apply-check: export
 	@$(STAGE) apply-check $(ROOT)/tools/export-series.sh apply-check
 
-bisect-check: fetch
+bisect-check: patch
 	@$(STAGE) bisect $(ROOT)/tools/bisect-check.sh $(FRAGS)
 
 # Not part of check: randomized tester scenarios, futex stress and the

@@ -17,7 +17,7 @@ mode=${1:?usage: export-series.sh export|apply-check}
 load_pin
 build=$PIFUTEX_ROOT/build
 src=$build/linux-$PIN_DIRNAME
-base=$build/git-base
+base=$build/git-base.git
 out=$build/outgoing
 tarball=$(cache_dir)/$PIN_PACKAGE-$PIN_DIRNAME.tar.xz
 # git am and the cover letter need an identity even where git has none.
@@ -25,36 +25,38 @@ export GIT_COMMITTER_NAME="Pi Futex Developers" GIT_COMMITTER_EMAIL="pi-futex@ex
 upstream=$(sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = \(.*\)/\2/p' "$src/Makefile" | paste -sd.)
 
 import_base() {
-	if [ -f "$base/.pi-futex-pin" ] && [ "$(cat "$base/.pi-futex-pin")" = "$PIN_SHA256" ]; then
+	if [ -f "$base/pi-futex-pin" ] && [ "$(cat "$base/pi-futex-pin")" = "$PIN_SHA256" ]; then
 		return
 	fi
 	[ -f "$tarball" ] || die "$tarball missing (make fetch)"
-	rm -rf "$base" "$base.tmp"
-	mkdir -p "$base.tmp"
-	tar -C "$base.tmp" -xf "$tarball"
-	mv "$base.tmp"/* "$base.tmp/linux"
+	# build/git-base/ was a full work tree (1.9 GB) before the import
+	# became a bare repository.
+	rm -rf "$base" "$base.tmp" "$build/git-base"
+	git init -q --bare "$base.tmp" || die "git init of $base.tmp failed"
 	# A fixed identity and date make the import commit reproducible.
-	(cd "$base.tmp/linux" && git init -q && git add -A -f . &&
-		GIT_AUTHOR_NAME="Debian $PIN_PACKAGE" GIT_AUTHOR_EMAIL=nobody@localhost \
-		GIT_COMMITTER_NAME="Debian $PIN_PACKAGE" GIT_COMMITTER_EMAIL=nobody@localhost \
-		GIT_AUTHOR_DATE=2000-01-01T00:00:00Z GIT_COMMITTER_DATE=2000-01-01T00:00:00Z \
-		git commit -q -m "Linux $upstream (Debian $PIN_PACKAGE $PIN_VERSION)") ||
+	"$PIFUTEX_ROOT/tools/tar-to-git.py" "$tarball" "$base.tmp" \
+		"Debian $PIN_PACKAGE" nobody@localhost 946684800 \
+		"Linux $upstream (Debian $PIN_PACKAGE $PIN_VERSION)" >/dev/null ||
 		die "git import of the pinned tree failed"
-	echo "$PIN_SHA256" >"$base.tmp/linux/.git/pi-futex-pin"
+	echo "$PIN_SHA256" >"$base.tmp/pi-futex-pin"
 	mv "$base.tmp" "$base"
-	echo "$PIN_SHA256" >"$base/.pi-futex-pin"
 }
 
-# fresh_clone DIR: a throw-away clone of the import.
+# series_dirs: the directories the series touches (sparse-checkout cone).
+series_dirs() {
+	series_files | xargs -r -n1 dirname | grep -vx '\.' | sort -u
+}
+
+# fresh_clone DIR: a throw-away clone of the import that borrows its
+# objects and checks out only the top-level files and the directories
+# the series touches, which is all git am and the comparison need.
 fresh_clone() {
 	rm -rf "$1"
-	git clone -q --no-hardlinks "$base/linux" "$1" 2>/dev/null ||
-		git clone -q "$base/linux" "$1"
-}
-
-series_patches() {
-	grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$PIFUTEX_ROOT/series" |
-		awk '{ print $1 }'
+	git clone -q --shared --sparse "$base" "$1" ||
+		die "git clone of $base failed"
+	# shellcheck disable=SC2046
+	(cd "$1" && git sparse-checkout add $(series_dirs)) ||
+		die "git sparse-checkout in $1 failed"
 }
 
 case $mode in
@@ -77,10 +79,12 @@ export)
 		mv "$f" "$out/$(basename "$f" | sed 's/^v1-//')"
 	done
 	cover=$out/0000-cover-letter.patch
-	cc=$(cd "$work" && perl scripts/get_maintainer.pl --no-git \
+	# get_maintainer.pl wants a whole tree: the quilt-patched one, which
+	# apply-check proves identical to what git am makes.
+	cc=$(cd "$src" && perl scripts/get_maintainer.pl --no-git \
 		--no-git-fallback --no-rolestats --no-l "$out"/0[0-9][0-9][0-9]-*.patch 2>/dev/null |
 		sed -n '/@/p' | sort -u || true)
-	lists=$(cd "$work" && perl scripts/get_maintainer.pl --no-git \
+	lists=$(cd "$src" && perl scripts/get_maintainer.pl --no-git \
 		--no-git-fallback --no-rolestats --no-m --no-r \
 		"$out"/0[0-9][0-9][0-9]-*.patch 2>/dev/null | sort -u || true)
 	testing=$build/logs/latest.json

@@ -34,3 +34,19 @@ load_pin() {
 cache_dir() {
 	printf '%s/pi-futex\n' "${XDG_CACHE_HOME:-$HOME/.cache}"
 }
+
+# series_patches: the patches the series file names, in order.
+series_patches() {
+	grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' \
+		"${SERIES_FILE:-$PIFUTEX_ROOT/series}" | awk '{ print $1 }'
+}
+
+# series_files: every path a patch of the series changes or creates.
+series_files() {
+	local p
+	for p in $(series_patches); do
+		sed -n -e 's|^--- a/\([^[:space:]]*\).*|\1|p' \
+			-e 's|^+++ b/\([^[:space:]]*\).*|\1|p' \
+			"${PATCHES_DIR:-$PIFUTEX_ROOT/patches}/$p"
+	done | sort -u
+}

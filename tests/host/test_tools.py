@@ -184,14 +184,25 @@ esac
         with open(cached, 'rb') as f:
             self.assertEqual(hashlib.sha256(f.read()).hexdigest(), self.sha)
 
+    def test_too_little_disk_is_said_before_extracting(self):
+        p = self.fetch(self.sha, PIFUTEX_TREE_MB=str(1 << 40))
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('MB free; the kernel tree needs 1099511627776 MB',
+                      p.stderr)
+        self.assertEqual(len(p.stderr.splitlines()), 1, p.stderr)
+        # The verified download stays cached; nothing half-extracted.
+        self.assertEqual(self.cache_files(),
+                         ['linux-source-6.12-6.12.1-1_test.tar.xz'])
+        self.assertEqual(os.listdir(self.build), [])
+
     def test_malformed_pin_is_rejected(self):
         p = self.fetch('not-a-digest')
         self.assertNotEqual(p.returncode, 0)
         self.assertIn('PIN_SHA256 is not a sha256 hex digest', p.stderr)
 
 
-class SeriesTest(unittest.TestCase):
-    """apply-series.sh on a two-file tree with a three-patch series."""
+class SeriesFixture:
+    """A two-file tree, a three-patch series and apply-series.sh."""
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
@@ -229,6 +240,11 @@ class SeriesTest(unittest.TestCase):
     def read(self, path):
         with open(os.path.join(self.src, path)) as f:
             return f.read()
+
+
+
+class SeriesTest(SeriesFixture, unittest.TestCase):
+    """apply-series.sh on a two-file tree with a three-patch series."""
 
     def test_apply_then_noop(self):
         p = self.apply()
@@ -281,6 +297,139 @@ class SeriesTest(unittest.TestCase):
         self.assertNotEqual(p.returncode, 0)
         self.assertIn('series names nope.patch but patches/nope.patch does '
                       'not exist', p.stderr)
+
+
+class LinkTreeTest(SeriesFixture, unittest.TestCase):
+    """link-tree.sh: quilt in the copy never writes into the main tree."""
+
+    def quilt(self, tree, *args):
+        env = dict(os.environ, QUILT_PATCHES='patches', QUILT_SERIES='series',
+                   QUILT_PC='.pc')
+        return sh(['quilt'] + list(args), env=env, cwd=tree)
+
+    def test_pop_and_push_in_copy_leave_main_alone(self):
+        self.assertEqual(self.apply().returncode, 0)
+        write(os.path.join(self.src, 'untouched.c'), 'int u;\n')
+        dest = os.path.join(self.tmp, 'copy')
+        env = dict(os.environ, PATCHES_DIR=self.pdir,
+                   SERIES_FILE=os.path.join(self.tmp, 'series'))
+        p = sh([os.path.join(TOOLS, 'link-tree.sh'), self.src, dest], env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+        def ino(tree, path):
+            return os.stat(os.path.join(tree, path)).st_ino
+        # Files outside the series are shared, the series' own are not.
+        self.assertEqual(ino(self.src, 'untouched.c'),
+                         ino(dest, 'untouched.c'))
+        for f in ('a.c', 'b.c', 'new.c', '.pc/1-a.patch/a.c'):
+            self.assertNotEqual(ino(self.src, f), ino(dest, f), f)
+        p = self.quilt(dest, 'pop', '-a', '-q')
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        with open(os.path.join(dest, 'a.c')) as f:
+            self.assertEqual(f.read(), 'int a;\n')
+        self.assertFalse(os.path.exists(os.path.join(dest, 'new.c')))
+        p = self.quilt(dest, 'push', '-q', '1-a.patch')
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        # The main tree is still the whole series.
+        self.assertEqual(self.read('a.c'), 'int a = 1;\n')
+        self.assertEqual(self.read('b.c'), 'int b = 2;\n')
+        self.assertEqual(self.read('new.c'), 'int c;\n')
+        self.assertEqual(self.read('.pc/applied-patches').split(),
+                         ['1-a.patch', '2-b.patch', '3-new.patch'])
+
+    def test_unpatched_main_is_refused(self):
+        p = sh([os.path.join(TOOLS, 'link-tree.sh'), self.src,
+                os.path.join(self.tmp, 'copy')])
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('is not quilt-patched', p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, 'copy')))
+
+
+class TarToGitTest(unittest.TestCase):
+    """tar-to-git.py: a tarball becomes one reproducible commit."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def tarball(self, members):
+        path = os.path.join(self.tmp, 'src.tar.xz')
+        with tarfile.open(path, 'w:xz') as tar:
+            for name, kind, data, mode in members:
+                info = tarfile.TarInfo(name)
+                info.mode = mode
+                if kind == 'dir':
+                    info.type = tarfile.DIRTYPE
+                    tar.addfile(info)
+                elif kind == 'sym':
+                    info.type = tarfile.SYMTYPE
+                    info.linkname = data
+                    tar.addfile(info)
+                else:
+                    info.size = len(data)
+                    tar.addfile(info, io.BytesIO(data))
+        return path
+
+    def tree(self):
+        return [('linux-x/', 'dir', None, 0o755),
+                ('linux-x/Makefile', 'file', b'all:\n', 0o644),
+                ('linux-x/scripts/run.sh', 'file', b'#!/bin/sh\n', 0o755),
+                ('linux-x/link', 'sym', 'scripts/run.sh', 0o777)]
+
+    def run_import(self, tarball, name='repo'):
+        repo = os.path.join(self.tmp, name)
+        subprocess.run(['git', 'init', '-q', '--bare', repo], check=True)
+        return repo, sh([os.path.join(TOOLS, 'tar-to-git.py'), tarball, repo,
+                         'Debian x', 'nobody@localhost', '946684800',
+                         'Linux x'])
+
+    def test_modes_links_and_contents(self):
+        repo, p = self.run_import(self.tarball(self.tree()))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        commit = p.stdout.strip()
+        ls = sh(['git', '--git-dir', repo, 'ls-tree', '-r', commit]).stdout
+        entries = {line.split('\t')[1]: line.split()[0]
+                   for line in ls.splitlines()}
+        self.assertEqual(entries, {'Makefile': '100644', 'link': '120000',
+                                   'scripts/run.sh': '100755'})
+        show = sh(['git', '--git-dir', repo, 'show', commit + ':link'])
+        self.assertEqual(show.stdout, 'scripts/run.sh')
+        log = sh(['git', '--git-dir', repo, 'log', '-1',
+                  '--format=%an <%ae> %at %s', commit])
+        self.assertEqual(log.stdout.strip(),
+                         'Debian x <nobody@localhost> 946684800 Linux x')
+        # The same tarball gives the same commit, and a git add of the
+        # extracted files gives the same tree.
+        _, p2 = self.run_import(self.tarball(self.tree()), 'repo2')
+        self.assertEqual(p2.stdout.strip(), commit)
+        work = os.path.join(self.tmp, 'work')
+        with tarfile.open(os.path.join(self.tmp, 'src.tar.xz')) as tar:
+            tar.extractall(work)
+        add = os.path.join(work, 'linux-x')
+        subprocess.run(['git', 'init', '-q'], cwd=add, check=True)
+        subprocess.run(['git', 'add', '-A', '.'], cwd=add, check=True)
+        tree = sh(['git', 'write-tree'], cwd=add).stdout.strip()
+        self.assertEqual(
+            sh(['git', '--git-dir', repo, 'rev-parse', commit + '^{tree}'])
+            .stdout.strip(), tree)
+
+    def test_two_top_directories_are_refused(self):
+        members = self.tree() + [('other/x', 'file', b'x', 0o644)]
+        _, p = self.run_import(self.tarball(members))
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('does not hold a single top-level directory', p.stderr)
+
+    def test_corrupt_tarball_is_named(self):
+        bad = os.path.join(self.tmp, 'bad.tar.xz')
+        with open(bad, 'wb') as f:
+            f.write(b'\xfd7zXZ\x00 truncated')
+        repo, p = self.run_import(bad)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('cannot read ' + bad, p.stderr)
+        self.assertNotEqual(sh(['git', '--git-dir', repo, 'rev-parse',
+                                '--verify', '-q', 'HEAD']).returncode, 0)
 
 
 class RunQemuTest(unittest.TestCase):
