@@ -18,6 +18,7 @@ dest=${2:?usage: link-tree.sh MAIN DEST}
 [ -f "$main/.pc/applied-patches" ] || die "$main is not quilt-patched"
 
 rm -rf "$dest" "$dest.tmp"
+mkdir -p "$(dirname "$dest")"
 cp -al "$main" "$dest.tmp" || die "cannot link $main to $dest.tmp"
 rm -rf "$dest.tmp/.pc"
 cp -a "$main/.pc" "$dest.tmp/.pc" || die "cannot copy $main/.pc"

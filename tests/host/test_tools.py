@@ -310,7 +310,7 @@ class LinkTreeTest(SeriesFixture, unittest.TestCase):
     def test_pop_and_push_in_copy_leave_main_alone(self):
         self.assertEqual(self.apply().returncode, 0)
         write(os.path.join(self.src, 'untouched.c'), 'int u;\n')
-        dest = os.path.join(self.tmp, 'copy')
+        dest = os.path.join(self.tmp, 'bisect', 'copy')
         env = dict(os.environ, PATCHES_DIR=self.pdir,
                    SERIES_FILE=os.path.join(self.tmp, 'series'))
         p = sh([os.path.join(TOOLS, 'link-tree.sh'), self.src, dest], env=env)
