@@ -5,7 +5,7 @@
 usage: tar-to-git.py TARBALL GIT_DIR NAME EMAIL EPOCH MESSAGE
 
 The tarball is streamed into `git fast-import`: nothing is extracted to
-disk, so the import costs the size of the pack (about 0.4 GB for the
+disk, so the import costs the size of the pack (275 MB for the
 pinned tree) instead of a second 1.7 GB work tree.  The single top-level
 directory of the tarball is stripped.  Author and committer are NAME
 <EMAIL> at EPOCH (UTC), so the commit id depends only on the tarball.
