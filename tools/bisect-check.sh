@@ -22,8 +22,7 @@ main=$PIFUTEX_ROOT/build/linux-$PIN_DIRNAME
 top=$PIFUTEX_ROOT/build/bisect
 src=$top/linux-$PIN_DIRNAME
 obj=$top/obj
-[ -f "$main/.pi-futex-applied" ] && [ -f "$main/.pc/applied-patches" ] ||
-	die "$main is not quilt-patched (make patch)"
+[ -f "$main/.pi-futex-applied" ] || die "$main is not patched (make patch)"
 
 "$PIFUTEX_ROOT/tools/link-tree.sh" "$main" "$src"
 
@@ -33,8 +32,7 @@ for l in patches:"$PIFUTEX_ROOT/patches" series:"$PIFUTEX_ROOT/series"; do
 done
 export QUILT_PATCHES=patches QUILT_SERIES=series QUILT_PC=.pc
 # Back to the pinned tree; restored files get a fresh mtime.
-files=$(cd .pc && find . -mindepth 2 -type f ! -name .timestamp -printf '%P\n' |
-	cut -d/ -f2- | sort -u)
+files=$(pc_files .)
 quilt pop -a -f -q >/dev/null || die "quilt pop -a failed in $src"
 for f in $files; do [ -e "$f" ] && touch "$f"; done
 rm -f .pi-futex-applied

@@ -66,13 +66,13 @@ fi
 # The tree takes 1.7 GB: say so once rather than a tar error per file.
 # (PIFUTEX_TREE_MB is for the host tests.)
 need_mb=${PIFUTEX_TREE_MB:-1900}
-free_mb=$(df -Pm "$build" | awk 'NR == 2 { print $4 }')
-[ "$free_mb" -ge "$need_mb" ] ||
-	die "$build has $free_mb MB free; the kernel tree needs $need_mb MB (README, \"Disk\")"
+free_mb() { df -Pm "$build" | awk 'NR == 2 { print $4 }'; }
+[ "$(free_mb)" -ge "$need_mb" ] ||
+	die "$build has $(free_mb) MB free; the kernel tree needs $need_mb MB (README, \"Disk\")"
 tmp=$(mktemp -d "$build/.extract.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 tar -C "$tmp" -xf "$tarball" 2>&1 | head -n 5 >&2 ||
-	die "cannot extract $tarball into $build ($(df -Pm "$build" | awk 'NR == 2 { print $4 }') MB free)"
+	die "cannot extract $tarball into $build ($(free_mb) MB free)"
 top=$(ls "$tmp")
 [ "$(printf '%s\n' "$top" | wc -l)" -eq 1 ] && [ -f "$tmp/$top/Makefile" ] ||
 	die "$tarball does not hold a single kernel tree"

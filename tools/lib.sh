@@ -50,3 +50,10 @@ series_files() {
 			"${PATCHES_DIR:-$PIFUTEX_ROOT/patches}/$p"
 	done | sort -u
 }
+
+# pc_files TREE: the files the applied quilt patches of TREE saved in
+# .pc/, that is every file they changed or created.
+pc_files() {
+	(cd "$1/.pc" && find . -mindepth 2 -type f ! -name .timestamp \
+		-printf '%P\n' | cut -d/ -f2- | sort -u)
+}

@@ -22,11 +22,7 @@ mkdir -p "$(dirname "$dest")"
 cp -al "$main" "$dest.tmp" || die "cannot link $main to $dest.tmp"
 rm -rf "$dest.tmp/.pc"
 cp -a "$main/.pc" "$dest.tmp/.pc" || die "cannot copy $main/.pc"
-{
-	(cd "$main/.pc" && find . -mindepth 2 -type f ! -name .timestamp \
-		-printf '%P\n' | cut -d/ -f2-)
-	series_files
-} | sort -u | while read -r f; do
+{ pc_files "$main"; series_files; } | sort -u | while read -r f; do
 	[ -f "$main/$f" ] || continue
 	cp -p --remove-destination "$main/$f" "$dest.tmp/$f" ||
 		die "cannot copy $f into $dest.tmp"
