@@ -6,7 +6,9 @@ The .tst scenarios go through rt-tester.py, which only writes well-formed
 commands; this suite writes raw bytes and checks the contract of
 SPEC-rt-tester.md: file modes, the status line format, -EINVAL for
 malformed commands, -EBUSY for a busy thread, nice applied to the test
-thread and not to the writer, concurrent writers, and a clean state after.
+thread and not to the writer, concurrent writers, an unlocker's digit
+cleared before its waiter can be seen holding the lock, and a clean state
+after.
 """
 import errno
 import os
@@ -57,6 +59,74 @@ def wait_idle(t, timeout=10):
             return int(f['O'])
         time.sleep(0.01)
     return None
+
+
+def tester_pid(t):
+    """PID of the kernel thread behind rttest<t>, from /proc/*/comm."""
+    for d in os.listdir('/proc'):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f'/proc/{d}/comm') as f:
+                if f.read().strip() == f'rttest{t}':
+                    return int(d)
+        except OSError:
+            pass
+    return None
+
+
+def unlock_digit_cleared_before_handoff():
+    """An unlocker's M digit is 0 once its waiter is seen holding the lock.
+
+    Thread 0 (SCHED_OTHER) holds mutex 0, thread 1 (FIFO 80) waits on it,
+    and this process, the two test threads on one CPU, polls at FIFO 1
+    without sleeping.  The unlock runs boosted, deboosts thread 0, and
+    wakes thread 1, which preempts it, takes the lock and goes idle; then
+    this process runs before thread 0 can go on.  So the status read here
+    shows whatever thread 0 recorded before rt_mutex_unlock() returned.
+    """
+    pids = [tester_pid(0), tester_pid(1)]
+    if None in pids:
+        ok(False, 'unlock_digit_cleared_before_handoff',
+           f'no rttest0/rttest1 thread in /proc: {pids}')
+        return
+    cpus = os.sched_getaffinity(0)
+    cpu = min(cpus)
+    for pid in pids + [0]:
+        os.sched_setaffinity(pid, {cpu})
+    write_raw(0, b'1:0')
+    write_raw(1, b'2:80')
+    wait_idle(0)
+    wait_idle(1)
+    write_raw(0, b'4:0')
+    wait_idle(0)
+    write_raw(1, b'4:0')
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
+        if status(1)[1]['M'][7] == '2' and status(0)[1]['P'] == '80':
+            break
+        time.sleep(0.01)
+    f0 = f1 = None
+    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+    try:
+        accepted = write_raw(0, b'8:0')
+        end = time.monotonic() + 5
+        while time.monotonic() < end:
+            _, f1 = status(1)
+            if f1['M'][7] == '4':
+                _, f0 = status(0)
+                break
+    finally:
+        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+    ok(accepted == 0 and f0 is not None and f0['M'][7] == '0',
+       'unlock_digit_cleared_before_handoff',
+       f"unlock write {accepted}; thread 1 M={f1 and f1['M']}; "
+       f"thread 0 then {f0 and ', '.join(f'{k}: {f0[k]}' for k in 'OPM')}")
+    wait_idle(0)
+    write_raw(1, b'8:0')
+    wait_idle(1)
+    for pid in pids + [0]:
+        os.sched_setaffinity(pid, cpus)
 
 
 def main():
@@ -137,6 +207,8 @@ def main():
     codes = [os.waitpid(p, 0)[1] for p in pids]
     ok(all(c == 0 for c in codes) and wait_idle(7) == 0,
        'concurrent_writers_accepted_or_ebusy', f'exit codes {codes}')
+
+    unlock_digit_cleared_before_handoff()
 
     # Clean up: release thread 6, reset everyone, nothing stays locked.
     write_raw(5, b'8:2')
