@@ -242,7 +242,6 @@ class SeriesFixture:
             return f.read()
 
 
-
 class SeriesTest(SeriesFixture, unittest.TestCase):
     """apply-series.sh on a two-file tree with a three-patch series."""
 
