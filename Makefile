@@ -4,19 +4,29 @@
 
 ROOT      := $(CURDIR)
 BUILD     := $(ROOT)/build
-PIN_VER   := $(shell sed -n 's/^PIN_VERSION=//p' kernel.pin | tr '~:' '__')
-SRC       := $(BUILD)/linux-$(PIN_VER)
+# Kernel pins: one file per kernel line in pins/ (pins/7.3 explains the
+# fields); pins/default names the mainline pin.
+PINS      := $(filter-out default,$(notdir $(wildcard $(ROOT)/pins/*)))
+MAINLINE  := $(shell readlink $(ROOT)/pins/default)
+KERNEL    ?= $(MAINLINE)
+ifeq ($(filter $(KERNEL),$(PINS)),)
+$(error unknown KERNEL=$(KERNEL); pins: $(PINS))
+endif
+include $(ROOT)/pins/$(KERNEL)
+export KERNEL
+SRC       := $(BUILD)/linux-$(subst :,_,$(subst ~,_,$(PIN_VERSION)))
 # Kernel flavour: fragments from kernel-config/ merged onto tinyconfig.
 FLAVOUR   ?= debug
 FRAGS_base  := base.config
 FRAGS_debug := base.config debug.config
 FRAGS_kasan := base.config debug.config kasan.config
 FRAGS     := $(addprefix $(ROOT)/kernel-config/,$(FRAGS_$(FLAVOUR)))
-OBJ       := $(BUILD)/obj-$(FLAVOUR)
+OBJ       := $(BUILD)/obj-$(KERNEL)-$(FLAVOUR)
 BZIMAGE   := $(OBJ)/arch/x86/boot/bzImage
-INITRAMFS := $(BUILD)/initramfs-$(FLAVOUR).cpio.gz
+INITRAMFS := $(BUILD)/initramfs-$(KERNEL)-$(FLAVOUR).cpio.gz
 GUESTBIN  := $(BUILD)/guest-bin
-SELFTESTS := $(BUILD)/selftests-$(FLAVOUR)
+SELFTESTS := $(BUILD)/selftests-$(KERNEL)-$(FLAVOUR)
+LOGS      := $(BUILD)/logs
 SMP       ?= 2
 MEM       ?= 512M
 TIMEOUT   ?= 1800
@@ -32,18 +42,19 @@ $(error unknown FLAVOUR=$(FLAVOUR); known: base debug kasan)
 endif
 
 .PHONY: help deps fetch kernel patch config initramfs guest-bins selftests run check \
-	lint export apply-check bisect-check bench stress matrix check-full \
+	lint export apply-check bisect-check bench bench-guest stress matrix check-full \
 	check-host check-negative shell clean distclean repin
 
 help:
 	@echo "pi-futex targets:"
 	@echo "  make run        fetch, patch, build, boot, run the suites, print the verdict"
-	@echo "  make check      host tests, lint, the suite at SMP 1/2/4, a negative control,"
+	@echo "  make check      host tests, lint, the suite on $(MAINLINE) at SMP 1/2/4 and on"
+	@echo "                  the other pins at SMP $(STABLE_SMP), a negative control,"
 	@echo "                  apply-check, bisect-check (what CI runs)"
 	@echo "  make check-full make check, then the KASAN flavour at SMP 1/2/4"
 	@echo "  make matrix     the whole guest suite at each of MATRIX_SMP='$(MATRIX_SMP)' vCPUs"
 	@echo "  make deps       install the Debian packages needed (done automatically)"
-	@echo "  make fetch      download + verify + extract the pinned kernel (kernel.pin)"
+	@echo "  make fetch      download + verify + extract the pinned kernel (pins/KERNEL)"
 	@echo "  make patch      apply the quilt series (incremental)"
 	@echo "  make config     merge kernel-config/ fragments, verify every option survived"
 	@echo "  make kernel     fetch + patch + config + bzImage"
@@ -54,11 +65,13 @@ help:
 	@echo "  make apply-check  git am the exported mails onto a clean import, compare with quilt"
 	@echo "  make bisect-check build the kernel after each patch in turn"
 	@echo "  make stress     rt-random 2000x50, futex-stress 60 s, bad-input 200000 calls"
-	@echo "  make bench      PI fast path / hand-off / inversion, host and guest, plots in build/bench/"
-	@echo "  make repin      move kernel.pin to the newest served 6.12 version"
+	@echo "  make bench      PI fast path / hand-off / inversion on the host and on every"
+	@echo "                  pin (BENCH_PINS), one table and plots in build/bench/"
+	@echo "  make repin      move pins/KERNEL to the newest served version of its line"
 	@echo "  make clean      remove build outputs, keep the extracted tree"
 	@echo "  make distclean  remove build/ entirely (the download cache stays)"
-	@echo "variables: FLAVOUR=$(FLAVOUR) (base|debug|kasan) SMP=$(SMP) MEM=$(MEM)"
+	@echo "variables: KERNEL=$(KERNEL) ($(PINS)) FLAVOUR=$(FLAVOUR) (base|debug|kasan)"
+	@echo "  SMP=$(SMP) MEM=$(MEM)"
 	@echo "  TIMEOUT=$(TIMEOUT) APPEND='...' RTTEST_EXTRA=DIR TIMEOUT_FACTOR=N"
 
 deps:
@@ -96,10 +109,12 @@ initramfs: kernel guest-bins selftests
 		--host-bin pi_stress --host-bin pip_stress \
 		$(if $(RTTEST_EXTRA),--extra-tst $(RTTEST_EXTRA))
 
-# boot VCPUS: the whole suite of rootfs/runlist, then the verdict.
-boot = $(STAGE) boot-$(FLAVOUR)-smp$(1) $(ROOT)/tools/run-qemu.sh \
+# boot VCPUS: the whole suite of rootfs/runlist, then the verdict; the
+# serial log is build/logs/boot-KERNEL-FLAVOUR-smpN.log.
+boot = $(STAGE) boot-$(KERNEL)-$(FLAVOUR)-smp$(1) $(ROOT)/tools/run-qemu.sh \
 	--kernel $(BZIMAGE) --initrd $(INITRAMFS) --smp $(1) --mem $(MEM) \
-	--timeout $(TIMEOUT) $(if $(APPEND),--append "$(APPEND)")
+	--timeout $(TIMEOUT) $(if $(APPEND),--append "$(APPEND)") \
+	--log $(LOGS)/boot-$(KERNEL)-$(FLAVOUR)-smp$(1).log
 
 run: initramfs
 	@$(call boot,$(SMP))
@@ -125,7 +140,7 @@ check-negative: initramfs
 
 lint: patch
 	@$(STAGE) checkpatch $(ROOT)/tools/checkpatch-series.sh $(SRC)
-	@$(STAGE) headers $(ROOT)/tools/check-patch-headers.py $(ROOT)/series $(ROOT)/patches
+	@$(STAGE) headers $(ROOT)/tools/check-patch-headers.py $(ROOT)/$(PIN_SERIES) $(ROOT)/patches
 
 export: patch
 	@$(STAGE) export $(ROOT)/tools/export-series.sh export
@@ -142,29 +157,49 @@ stress: initramfs
 	@$(STAGE) stress-initramfs $(ROOT)/tools/mkinitramfs.sh --src $(SRC) \
 		--release $(OBJ)/include/config/kernel.release \
 		--bindir $(GUESTBIN) --runlist $(ROOT)/rootfs/runlist-stress \
-		--out $(BUILD)/initramfs-stress.cpio.gz
-	@$(STAGE) stress $(ROOT)/tools/run-qemu.sh --kernel $(BZIMAGE) \
-		--initrd $(BUILD)/initramfs-stress.cpio.gz --smp $(SMP) \
-		--mem $(MEM) --timeout 7200
+		--out $(BUILD)/initramfs-stress-$(KERNEL).cpio.gz
+	@$(STAGE) stress-$(KERNEL) $(ROOT)/tools/run-qemu.sh --kernel $(BZIMAGE) \
+		--initrd $(BUILD)/initramfs-stress-$(KERNEL).cpio.gz --smp $(SMP) \
+		--mem $(MEM) --timeout 7200 $(if $(APPEND),--append "$(APPEND)") \
+		--log $(LOGS)/stress-$(KERNEL)-$(FLAVOUR)-smp$(SMP).log
 
 # Not part of check: absolute numbers under TCG mean little, the ratios
-# are the result.  BENCH_SCALE=0.2 for a quick run.
+# are the result.  The host and every pin of BENCH_PINS, one table and one
+# set of plots (a regression between kernels is a finding).
+# BENCH_SCALE=0.2 for a quick run.
 BENCH_SCALE ?= 1
-bench: kernel
+BENCH_PINS ?= $(MAINLINE) $(filter-out $(MAINLINE),$(PINS))
+BENCH     := $(BUILD)/bench
+bench:
 	@$(ROOT)/tools/deps.sh
-	@$(STAGE) bench $(ROOT)/tools/run-bench.sh $(SRC) $(OBJ) $(BZIMAGE) \
-		$(BUILD)/bench/bin $(BENCH_SCALE)
+	@$(STAGE) bench-host $(ROOT)/tools/run-bench.sh host $(BENCH)/bin $(BENCH_SCALE)
+	@$(foreach k,$(BENCH_PINS),\
+		$(MAKE) --no-print-directory bench-guest KERNEL=$(k) &&) true
+	@$(ROOT)/tools/bench-report.py $(BENCH) $(BENCH)/host.txt \
+		$(foreach k,$(BENCH_PINS),"$(k) (TCG)=$(BENCH)/guest-$(k).log")
 
-check: check-host
-	@$(MAKE) --no-print-directory lint
-	@$(MAKE) --no-print-directory matrix
-	@$(MAKE) --no-print-directory check-negative
-	@$(MAKE) --no-print-directory apply-check
-	@$(MAKE) --no-print-directory bisect-check
-	@echo "check: all stages passed"
+bench-guest: kernel
+	@$(STAGE) bench-$(KERNEL) $(ROOT)/tools/run-bench.sh guest $(SRC) $(OBJ) \
+		$(BZIMAGE) $(BENCH)/bin $(BENCH_SCALE)
 
-# Everything of check, then the KASAN flavour's matrix (too slow for CI:
-# see README, "Times").
+# What CI runs.  The mainline pin gets the whole matrix and every check
+# of the series; every other pin (the stable targets) boots the whole
+# suite at STABLE_SMP vCPUs.
+STABLE_SMP ?= 2
+check:
+	@$(MAKE) --no-print-directory check-host KERNEL=$(MAINLINE)
+	@$(MAKE) --no-print-directory lint KERNEL=$(MAINLINE)
+	@$(MAKE) --no-print-directory matrix KERNEL=$(MAINLINE)
+	@$(foreach k,$(filter-out $(MAINLINE),$(PINS)),\
+		$(MAKE) --no-print-directory matrix KERNEL=$(k) MATRIX_SMP="$(STABLE_SMP)" &&) true
+	@$(MAKE) --no-print-directory check-negative KERNEL=$(MAINLINE)
+	@$(MAKE) --no-print-directory apply-check KERNEL=$(MAINLINE)
+	@$(MAKE) --no-print-directory bisect-check KERNEL=$(MAINLINE)
+	@echo "check: all stages passed ($(MAINLINE) at SMP $(MATRIX_SMP);" \
+		"$(filter-out $(MAINLINE),$(PINS)) at SMP $(STABLE_SMP))"
+
+# Everything of check, then the KASAN flavour's matrix on KERNEL (too slow
+# for CI: see README, "Times").
 check-full: check
 	@$(MAKE) --no-print-directory matrix FLAVOUR=kasan
 	@echo "check-full: all stages passed"

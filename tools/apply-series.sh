@@ -3,8 +3,8 @@
 #
 # apply-series.sh SRC
 #
-# Bring the quilt series (top-level `series`, patches in `patches/`) onto
-# the kernel tree SRC with fuzz 0.  The tree gets `patches` and `series`
+# Bring the quilt series of the pin (PIN_SERIES of pins/$KERNEL, or
+# $SERIES_FILE; patches in `patches/`) onto the kernel tree SRC with fuzz 0.  The tree gets `patches` and `series`
 # symlinks to the repository, so `quilt new/edit/refresh` inside it edits
 # the repository directly.
 #
@@ -20,7 +20,8 @@ set -euo pipefail
 src=${1:?usage: apply-series.sh SRC}
 [ -f "$src/Makefile" ] || die "$src is not a kernel tree"
 repo_patches=${PATCHES_DIR:-$PIFUTEX_ROOT/patches}
-repo_series=${SERIES_FILE:-$PIFUTEX_ROOT/series}
+[ -n "${SERIES_FILE:-}" ] || load_pin
+repo_series=$SERIES_FILE
 [ -f "$repo_series" ] || die "series file $repo_series not found"
 
 cd "$src"

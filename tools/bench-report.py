@@ -3,15 +3,16 @@
 """Collect pi-bench output from the host and the guest, write the results
 and plots.
 
-usage: bench-report.py OUTDIR HOST_OUTPUT GUEST_SERIAL_LOG [--no-plot]
+usage: bench-report.py OUTDIR HOST_OUTPUT NAME=GUEST_SERIAL_LOG... [--no-plot]
 
 Parses the "BENCH <section> <kind> <metric> <value>" and "BENCHITER
 inversion <kind> <i> <ms>" lines (guest lines may carry KTAP indentation,
-"# " prefixes and printk noise), writes OUTDIR/results.json and
-OUTDIR/results.csv, prints a host-vs-guest table, and draws
+"# " prefixes and printk noise) of the host and of each guest (one per
+kernel, NAME its column), writes OUTDIR/results.json and
+OUTDIR/results.csv, prints one table with a column per side, and draws
 OUTDIR/inversion.png and OUTDIR/fastpath.png with matplotlib.  Exits 1 if
-either side has no results or the inversion goal is missed (with PI, max
-wait <= 1.5 x the critical section; without PI, >= 20 x worse).
+a side has no results or the inversion goal is missed (with PI, max wait
+<= 1.5 x the critical section; without PI, >= 20 x worse).
 """
 import csv
 import json
@@ -100,12 +101,15 @@ def plot(outdir, sides):
 
 def main(argv):
     args = [a for a in argv[1:] if a != '--no-plot']
-    if len(args) != 3:
+    if len(args) < 3 or not all('=' in a for a in args[2:]):
         print(__doc__.strip().splitlines()[3], file=sys.stderr)
         return 2
-    outdir, host_out, guest_log = args
+    outdir, host_out = args[:2]
     os.makedirs(outdir, exist_ok=True)
-    sides = {'host': parse(host_out), 'guest (TCG)': parse(guest_log)}
+    sides = {'host': parse(host_out)}
+    for a in args[2:]:
+        name, _, log = a.partition('=')
+        sides[name] = parse(log)
     ok = True
     for name, (res, _) in sides.items():
         if not res:

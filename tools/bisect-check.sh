@@ -9,10 +9,11 @@
 # there yet).  Fails naming the first patch after which bzImage does not
 # build.
 #
-# The tree (build/bisect/linux-<version>) is link-tree.sh's copy of the
-# quilt-patched tree: hard links but for the files quilt writes, so it
-# costs tens of MB, not a second 1.7 GB extraction.  The build goes to
-# build/bisect/obj; nothing writes to the tree but quilt.
+# Works on the pin of $KERNEL.  The tree (build/bisect/linux-<version>) is
+# link-tree.sh's copy of the quilt-patched tree: hard links but for the
+# files quilt writes, so it costs tens of MB, not a second 1.8 GB
+# extraction.  The build goes to build/bisect/obj-<line>; nothing writes
+# to the tree but quilt.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -21,13 +22,13 @@ load_pin
 main=$PIFUTEX_ROOT/build/linux-$PIN_DIRNAME
 top=$PIFUTEX_ROOT/build/bisect
 src=$top/linux-$PIN_DIRNAME
-obj=$top/obj
+obj=$top/obj-$PIN_LINE
 [ -f "$main/.pi-futex-applied" ] || die "$main is not patched (make patch)"
 
 "$PIFUTEX_ROOT/tools/link-tree.sh" "$main" "$src"
 
 cd "$src"
-for l in patches:"$PIFUTEX_ROOT/patches" series:"$PIFUTEX_ROOT/series"; do
+for l in patches:"$PIFUTEX_ROOT/patches" series:"$SERIES_FILE"; do
 	ln -sfn "${l#*:}" "${l%%:*}"
 done
 export QUILT_PATCHES=patches QUILT_SERIES=series QUILT_PC=.pc

@@ -16,7 +16,8 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 src=$(cd "${1:?usage: checkpatch-series.sh SRC}" && pwd)
-series=${SERIES_FILE:-$PIFUTEX_ROOT/series}
+[ -n "${SERIES_FILE:-}" ] || load_pin
+series=$SERIES_FILE
 pdir=${PATCHES_DIR:-$PIFUTEX_ROOT/patches}
 exceptions=$pdir/checkpatch-exceptions
 [ -x "$src/scripts/checkpatch.pl" ] || die "$src/scripts/checkpatch.pl not found"

@@ -3,8 +3,9 @@
 #
 # export-series.sh export|apply-check
 #
+# Works on the pin of $KERNEL (the mainline pin is the one mailed).
 # export: apply the quilt series with `git am` onto a git import of the
-#   pinned tree and write build/outgoing/: numbered mails "[PATCH v1 N/M]"
+#   pinned tree and write build/outgoing/<line>/: numbered mails "[PATCH v1 N/M]"
 #   and 0000-cover-letter.patch (summary from patches/cover-letter.txt,
 #   the testing done, the diffstat, the Cc list from get_maintainer.pl and
 #   a base-commit naming the pinned version).
@@ -17,8 +18,8 @@ mode=${1:?usage: export-series.sh export|apply-check}
 load_pin
 build=$PIFUTEX_ROOT/build
 src=$build/linux-$PIN_DIRNAME
-base=$build/git-base.git
-out=$build/outgoing
+base=$build/git-base-$PIN_LINE.git
+out=$build/outgoing/$PIN_LINE
 tarball=$(cache_dir)/$PIN_PACKAGE-$PIN_DIRNAME.tar.xz
 # git am and the cover letter need an identity even where git has none.
 export GIT_COMMITTER_NAME="Pi Futex Developers" GIT_COMMITTER_EMAIL="pi-futex@example.org"
@@ -29,9 +30,7 @@ import_base() {
 		return
 	fi
 	[ -f "$tarball" ] || die "$tarball missing (make fetch)"
-	# build/git-base/ was a full work tree (1.9 GB) before the import
-	# became a bare repository.
-	rm -rf "$base" "$base.tmp" "$build/git-base"
+	rm -rf "$base" "$base.tmp"
 	git init -q --bare "$base.tmp" || die "git init of $base.tmp failed"
 	# A fixed identity and date make the import commit reproducible.
 	"$PIFUTEX_ROOT/tools/tar-to-git.py" "$tarball" "$base.tmp" \
@@ -62,7 +61,7 @@ fresh_clone() {
 case $mode in
 export)
 	import_base
-	work=$build/export-work
+	work=$build/export-work-$PIN_LINE
 	fresh_clone "$work"
 	n=0
 	for p in $(series_patches); do
@@ -120,7 +119,7 @@ PY
 apply-check)
 	import_base
 	[ -f "$out/0000-cover-letter.patch" ] || die "no exported series in $out (make export)"
-	work=$build/apply-check
+	work=$build/apply-check-$PIN_LINE
 	fresh_clone "$work"
 	for f in "$out"/0[0-9][0-9][0-9]-*.patch; do
 		[ "$(basename "$f")" = 0000-cover-letter.patch ] && continue

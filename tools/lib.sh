@@ -14,31 +14,103 @@ note() {
 # Root of the repository (tools/..).
 PIFUTEX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# load_pin [FILE]: read PIN_PACKAGE, PIN_VERSION, PIN_SHA256 and derive
-# PIN_DIRNAME (a file-system friendly version: '~' and ':' become '_').
+# pin_file [KERNEL]: the pin of KERNEL (default $KERNEL, else the one
+# pins/default names), or $PIN_FILE when set.
+pin_file() {
+	local k=${1:-${KERNEL:-}}
+	if [ -z "$k" ] && [ -n "${PIN_FILE:-}" ]; then
+		printf '%s\n' "$PIN_FILE"
+		return
+	fi
+	[ -n "$k" ] || k=$(readlink "$PIFUTEX_ROOT/pins/default")
+	[ -f "$PIFUTEX_ROOT/pins/$k" ] ||
+		die "unknown KERNEL=$k; pins: $(cd "$PIFUTEX_ROOT/pins" && ls | grep -vx default | paste -sd' ')"
+	printf '%s\n' "$PIFUTEX_ROOT/pins/$k"
+}
+
+# load_pin [FILE]: read the PIN_* fields of a pin file (pins/7.3 explains
+# them), check them, and derive PIN_DIRNAME (a file-system friendly
+# version: '~' and ':' become '_') and SERIES_FILE (unless already set).
 load_pin() {
-	local pin=${1:-${PIN_FILE:-$PIFUTEX_ROOT/kernel.pin}}
+	local pin=${1:-} k
+	[ -n "$pin" ] || pin=$(pin_file) || exit 1
 	[ -r "$pin" ] || die "pin file $pin not found"
-	PIN_PACKAGE=$(sed -n 's/^PIN_PACKAGE=//p' "$pin")
-	PIN_VERSION=$(sed -n 's/^PIN_VERSION=//p' "$pin")
-	PIN_SHA256=$(sed -n 's/^PIN_SHA256=//p' "$pin")
-	[ -n "$PIN_PACKAGE" ] || die "$pin: PIN_PACKAGE missing"
-	[ -n "$PIN_VERSION" ] || die "$pin: PIN_VERSION missing"
+	for k in LINE ARCHIVE SUITE PACKAGE VERSION SHA256 TREE_MB SERIES; do
+		eval "PIN_$k=\$(sed -n 's/^PIN_$k=//p' \"\$pin\")"
+		[ -n "$(eval "printf %s \"\$PIN_$k\"")" ] || die "$pin: PIN_$k missing"
+	done
 	case $PIN_SHA256 in
-	*[!0-9a-f]*|'') die "$pin: PIN_SHA256 is not a sha256 hex digest" ;;
+	*[!0-9a-f]*) die "$pin: PIN_SHA256 is not a sha256 hex digest" ;;
 	esac
 	[ ${#PIN_SHA256} -eq 64 ] || die "$pin: PIN_SHA256 is not 64 hex digits"
+	case $PIN_VERSION in
+	"$PIN_LINE".*) ;;
+	*) die "$pin: PIN_VERSION $PIN_VERSION is not in the $PIN_LINE line" ;;
+	esac
+	case $PIN_TREE_MB in
+	*[!0-9]*) die "$pin: PIN_TREE_MB is not a number of MB" ;;
+	esac
+	PIN_FILE=$pin
 	PIN_DIRNAME=$(printf '%s' "$PIN_VERSION" | tr '~:' '__')
+	: "${SERIES_FILE:=$PIFUTEX_ROOT/$PIN_SERIES}"
+}
+
+# pin_apt COMMAND ARGS...: apt-get or apt-cache on a private configuration
+# that lists only the pin's suite, kept in the cache; the machine's own
+# apt sources, lists and caches are neither read nor written.  The archive
+# URI is the one the machine's apt uses for PIN_ARCHIVE, or $PIN_APT_URI.
+pin_apt() {
+	local cmd=$1 dir uri
+	shift
+	dir=$(cache_dir)/apt/$PIN_SUITE
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	if [ ! -s "$dir/sources.list" ]; then
+		uri=${PIN_APT_URI:-$(apt-get indextargets --format '$(REPO_URI)' \
+			2>/dev/null | grep "/$PIN_ARCHIVE/\$" | sort -u | head -n1)}
+		[ -n "$uri" ] ||
+			die "no apt source of the machine serves the Debian archive '$PIN_ARCHIVE'; set PIN_APT_URI to its URL"
+		printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
+			"${uri%/}" "$PIN_SUITE" >"$dir/sources.list.tmp"
+		mv "$dir/sources.list.tmp" "$dir/sources.list"
+	fi
+	"$cmd" -o Dir::Etc::SourceList="$dir/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache" "$@"
+}
+
+# pin_tarball VERSION DIR: download PIN_PACKAGE=VERSION with pin_apt into
+# DIR and extract the tarball it carries to DIR/tarball.  Updates the
+# private package lists once when the version is not found.  Dies with
+# one line when the version is not served.
+pin_tarball() {
+	local version=$1 dir=$2 deb
+	if ! (cd "$dir" && pin_apt apt-get download "$PIN_PACKAGE=$version") \
+		>"$dir/apt.log" 2>&1; then
+		pin_apt apt-get update >"$dir/update.log" 2>&1 ||
+			note "apt-get update of $PIN_SUITE failed; using the lists at hand"
+		if ! (cd "$dir" && pin_apt apt-get download "$PIN_PACKAGE=$version") \
+			>"$dir/apt.log" 2>&1; then
+			sed 's/^/  apt: /' "$dir/apt.log" >&2
+			die "$PIN_PACKAGE=$version is not served by $PIN_SUITE; run 'make repin KERNEL=$PIN_LINE' to move the pin to the newest served $PIN_LINE version"
+		fi
+	fi
+	deb=$(find "$dir" -maxdepth 1 -name '*.deb' | head -n1)
+	[ -n "$deb" ] || die "apt-get download produced no .deb for $PIN_PACKAGE=$version"
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -xO "./usr/src/$PIN_PACKAGE.tar.xz" >"$dir/tarball" 2>/dev/null ||
+		die "$deb holds no usr/src/$PIN_PACKAGE.tar.xz"
+	rm -f "$deb"
 }
 
 cache_dir() {
 	printf '%s/pi-futex\n' "${XDG_CACHE_HOME:-$HOME/.cache}"
 }
 
-# series_patches: the patches the series file names, in order.
+# series_patches: the patches the pin's series file names, in order.
 series_patches() {
-	grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' \
-		"${SERIES_FILE:-$PIFUTEX_ROOT/series}" | awk '{ print $1 }'
+	[ -n "${SERIES_FILE:-}" ] || load_pin
+	grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$SERIES_FILE" |
+		awk '{ print $1 }'
 }
 
 # series_files: every path a patch of the series changes or creates.

@@ -116,14 +116,17 @@ class FetchTest(unittest.TestCase):
         self.deb = os.path.join(self.tmp, 'fake.deb')
         subprocess.run(['dpkg-deb', '-b', '--root-owner-group', debroot,
                         self.deb], check=True, capture_output=True)
-        # apt-get: "download" copies the .deb unless FAKE_APT_FAIL is set.
+        # apt-get: "download" copies the .deb unless FAKE_APT_FAIL is set;
+        # every call is logged with its -o options.
         write(os.path.join(self.bin, 'apt-get'), f'''#!/bin/sh
 echo "$@" >>{self.tmp}/apt-calls
+while [ "$1" = -o ]; do shift 2; done
 case $1 in
 download)
 	[ -n "$FAKE_APT_FAIL" ] && {{ echo "E: Version not found" >&2; exit 100; }}
 	cp {self.deb} ./linux-source-6.12_6.12.1-1~test_all.deb ;;
 update) exit 0 ;;
+indextargets) echo http://mirror.invalid/debian-security/ ;;
 esac
 ''', 0o755)
 
@@ -131,17 +134,75 @@ esac
         shutil.rmtree(self.tmp)
 
     def fetch(self, sha, **extra):
-        pin = os.path.join(self.tmp, 'kernel.pin')
-        write(pin, 'PIN_PACKAGE=linux-source-6.12\nPIN_VERSION=6.12.1-1~test\n'
-              f'PIN_SHA256={sha}\n')
+        pin = os.path.join(self.tmp, 'pin')
+        write(pin, 'PIN_LINE=6.12\nPIN_ARCHIVE=debian-security\n'
+              'PIN_SUITE=bookworm-security\n'
+              'PIN_PACKAGE=linux-source-6.12\nPIN_VERSION=6.12.1-1~test\n'
+              f'PIN_SHA256={sha}\nPIN_TREE_MB=1\nPIN_SERIES=series-6.12\n')
         env = dict(os.environ, PATH=self.bin + ':' + os.environ['PATH'],
                    XDG_CACHE_HOME=self.cache, PIN_FILE=pin, **extra)
+        env.pop('KERNEL', None)
         return sh([os.path.join(TOOLS, 'fetch-kernel.sh'), self.build],
                   env=env)
 
     def cache_files(self):
         d = os.path.join(self.cache, 'pi-futex')
-        return sorted(os.listdir(d)) if os.path.isdir(d) else []
+        return sorted(f for f in os.listdir(d)
+                      if os.path.isfile(os.path.join(d, f))) \
+            if os.path.isdir(d) else []
+
+    def test_private_apt_configuration(self):
+        # Only the pin's suite, from the machine's URI for its archive,
+        # in lists and caches of the project's own.
+        p = self.fetch(self.sha)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        apt = os.path.join(self.cache, 'pi-futex', 'apt', 'bookworm-security')
+        with open(os.path.join(apt, 'sources.list')) as f:
+            self.assertEqual(f.read().split()[-3:], [
+                'http://mirror.invalid/debian-security', 'bookworm-security',
+                'main'])
+        with open(os.path.join(self.tmp, 'apt-calls')) as f:
+            download = [c for c in f.read().splitlines() if 'download' in c]
+        self.assertEqual(len(download), 1)
+        for opt in (f'Dir::Etc::SourceList={apt}/sources.list',
+                    'Dir::Etc::SourceParts=/dev/null',
+                    f'Dir::State::Lists={apt}/lists',
+                    f'Dir::Cache={apt}/cache'):
+            self.assertIn('-o ' + opt, download[0])
+
+    def test_repin_moves_within_the_line(self):
+        # The suite serves two 6.12 versions and a newer line; repin takes
+        # the newest 6.12, caches its verified tarball and rewrites only
+        # PIN_VERSION and PIN_SHA256.
+        write(os.path.join(self.bin, 'apt-cache'), '''#!/bin/sh
+while [ "$1" = -o ]; do shift 2; done
+[ "$1" = madison ] || exit 1
+echo "$2 | 6.12.1-1~test | http://mirror.invalid suite/main amd64 Packages"
+echo "$2 | 6.12.10-1~test | http://mirror.invalid suite/main amd64 Packages"
+echo "$2 | 7.0.1-1 | http://mirror.invalid suite/main amd64 Packages"
+''', 0o755)
+        self.fetch('0' * 64)
+        pin = os.path.join(self.tmp, 'pin')
+        env = dict(os.environ, PATH=self.bin + ':' + os.environ['PATH'],
+                   XDG_CACHE_HOME=self.cache, PIN_FILE=pin)
+        env.pop('KERNEL', None)
+        p = sh([os.path.join(TOOLS, 'repin.sh')], env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn('pin moved: 6.12.1-1~test -> 6.12.10-1~test', p.stderr)
+        with open(pin) as f:
+            text = f.read()
+        self.assertIn('PIN_VERSION=6.12.10-1~test\n', text)
+        self.assertIn(f'PIN_SHA256={self.sha}\n', text)
+        self.assertIn('PIN_SUITE=bookworm-security\n', text)
+        self.assertEqual(self.cache_files(),
+                         ['linux-source-6.12-6.12.10-1_test.tar.xz'])
+
+    def test_unknown_kernel_is_named(self):
+        env = dict(os.environ, KERNEL='5.99', XDG_CACHE_HOME=self.cache)
+        p = sh([os.path.join(TOOLS, 'fetch-kernel.sh'), self.build], env=env)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('unknown KERNEL=5.99; pins: 6.12 7.3', p.stderr)
+        self.assertEqual(len(p.stderr.splitlines()), 1, p.stderr)
 
     def test_good_checksum_caches_and_extracts(self):
         p = self.fetch(self.sha)
@@ -168,7 +229,7 @@ esac
     def test_unserved_version_says_how_to_repin(self):
         p = self.fetch(self.sha, FAKE_APT_FAIL='1')
         self.assertNotEqual(p.returncode, 0)
-        self.assertIn("run 'make repin'", p.stderr)
+        self.assertIn("run 'make repin KERNEL=6.12'", p.stderr)
         self.assertEqual(self.cache_files(), [])
         with open(os.path.join(self.tmp, 'apt-calls')) as f:
             self.assertIn('update', f.read())

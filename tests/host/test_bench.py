@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+"""tools/bench-report.py: one table for the host and every kernel."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPORT = os.path.join(os.path.dirname(os.path.dirname(HERE)), 'tools',
+                      'bench-report.py')
+
+
+def side(pi_max, ratio, fastpath):
+    return (f'BENCH inversion glibc-inherit max_over_cs {pi_max}\n'
+            f'BENCH inversion none-vs-inherit max_ratio {ratio}\n'
+            f'BENCH fastpath pi-futex ratio_vs_futex {fastpath}\n')
+
+
+class BenchReportTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def write(self, name, text):
+        path = os.path.join(self.tmp, name)
+        with open(path, 'w') as f:
+            f.write(text)
+        return path
+
+    def report(self, *guests):
+        host = self.write('host.txt', side(1.01, 40.0, 1.10))
+        args = [f'{n}={self.write(n, t)}' for n, t in guests]
+        return subprocess.run(
+            [sys.executable, REPORT, self.tmp, host, *args, '--no-plot'],
+            capture_output=True, text=True)
+
+    def test_kernels_side_by_side(self):
+        # Guest lines carry the KTAP "# " prefix and printk noise.
+        p = self.report(
+            ('7.3', '# ' + side(1.02, 30.0, 1.20).replace('\n', '\n# ')),
+            ('6.12', '[    1.0] x\n' + side(1.03, 31.0, 1.30)))
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        header = [ln for ln in p.stdout.splitlines()
+                  if ln.startswith('figure')][0]
+        self.assertEqual(header.split(), ['figure', 'host', '7.3', '6.12'])
+        row = [ln for ln in p.stdout.splitlines()
+               if ln.startswith('fastpath pi-futex ratio_vs_futex')][0]
+        self.assertEqual(row.split()[-3:], ['1.10', '1.20', '1.30'])
+        self.assertIn('6.12: inversion with PI max 1.03 x CS', p.stdout)
+
+    def test_kernel_without_results_fails(self):
+        p = self.report(('7.3', side(1.02, 30.0, 1.2)),
+                        ('6.12', 'guest did not boot\n'))
+        self.assertEqual(p.returncode, 1)
+        self.assertIn('no results from the 6.12', p.stdout)
+
+    def test_missed_inversion_goal_on_one_kernel_fails(self):
+        p = self.report(('7.3', side(3.5, 30.0, 1.2)),
+                        ('6.12', side(1.02, 30.0, 1.2)))
+        self.assertEqual(p.returncode, 1)
+        self.assertIn('7.3: inversion with PI max 3.50 x CS', p.stdout)
+        self.assertIn('MISSED', p.stdout)
+
+    def test_guest_without_name_is_usage(self):
+        p = subprocess.run([sys.executable, REPORT, self.tmp,
+                            self.write('h', ''), self.write('g', '')],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn('usage', p.stderr)
+
+
+if __name__ == '__main__':
+    unittest.main()
