@@ -61,7 +61,7 @@ help:
 	@echo "  make initramfs  BusyBox + python3 + guest suites, via gen_init_cpio"
 	@echo "  make shell      boot the kernel with an interactive BusyBox shell"
 	@echo "  make lint       checkpatch --strict and mail headers of every patch"
-	@echo "  make export     build/outgoing/: numbered mails + cover letter (git am onto the pin)"
+	@echo "  make export     build/outgoing/KERNEL/: numbered mails + cover letter (git am onto the pin)"
 	@echo "  make apply-check  git am the exported mails onto a clean import, compare with quilt"
 	@echo "  make bisect-check build the kernel after each patch in turn"
 	@echo "  make stress     rt-random 2000x50, futex-stress 60 s, bad-input 200000 calls"
@@ -195,8 +195,11 @@ check:
 	@$(MAKE) --no-print-directory check-negative KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory apply-check KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory bisect-check KERNEL=$(MAINLINE)
-	@echo "check: all stages passed ($(MAINLINE) at SMP $(MATRIX_SMP);" \
-		"$(filter-out $(MAINLINE),$(PINS)) at SMP $(STABLE_SMP))"
+	@$(ROOT)/tools/verdict.py --summary \
+		$(foreach n,$(MATRIX_SMP),$(LOGS)/boot-$(MAINLINE)-$(FLAVOUR)-smp$(n).json) \
+		$(foreach k,$(filter-out $(MAINLINE),$(PINS)),\
+			$(foreach n,$(STABLE_SMP),$(LOGS)/boot-$(k)-$(FLAVOUR)-smp$(n).json))
+	@echo "check: all stages passed"
 
 # Everything of check, then the KASAN flavour's matrix on KERNEL (too slow
 # for CI: see README, "Times").

@@ -86,7 +86,8 @@ export)
 	lists=$(cd "$src" && perl scripts/get_maintainer.pl --no-git \
 		--no-git-fallback --no-rolestats --no-m --no-r \
 		"$out"/0[0-9][0-9][0-9]-*.patch 2>/dev/null | sort -u || true)
-	testing=$build/logs/latest.json
+	# The verdict of `make run` on this pin (debug flavour, 2 vCPUs).
+	testing=$build/logs/boot-$PIN_LINE-debug-smp2.json
 	python3 - "$cover" "$PIFUTEX_ROOT/patches/cover-letter.txt" \
 		"$PIN_PACKAGE $PIN_VERSION" "$PIN_SHA256" "$upstream" "$testing" \
 		"$cc" "$lists" <<'PY'
@@ -100,7 +101,8 @@ if os.path.exists(testing):
     v = json.load(open(testing))
     rows = [f"  {s['suite']:<18} {s['pass']:>4} passed {s['fail']:>3} failed "
             f"{s['skip']:>3} skipped" for s in v['suites']]
-    summary = ('\nLast run of `make run` (tools/run-qemu.sh, verdict '
+    summary = ('\nLast run of `make run` (tools/run-qemu.sh, '
+               f"{v.get('kernel')}, {v.get('cpus')} vCPUs, verdict "
                f"{v['verdict'].upper()}):\n" + '\n'.join(rows) + '\n')
 body = body.strip() + '\n' + summary + (
     f'\nBase: Linux {upstream} as shipped in Debian {pin}\n'

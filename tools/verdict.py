@@ -20,6 +20,7 @@ Kernel lines may interleave with the suites' output; lines that are not
 KTAP are ignored, and a "[    1.234567] " printk timestamp is stripped.
 """
 import json
+import os
 import re
 import sys
 
@@ -31,7 +32,7 @@ RESULT_RE = re.compile(
     r'(?:\s+(?P<name>[^#]*?))?\s*(?:#\s*(?P<directive>.*))?$')
 PLAN_RE = re.compile(r'^(?P<indent>\s*)1\.\.(?P<n>\d+)\s*$')
 COUNTS_RE = re.compile(r'^ {4}# counts: (?P<text>.*\S)\s*$')
-CPUS_RE = re.compile(r'pi-futex: guest begin \(.*, (?P<n>\d+) cpu\)')
+CPUS_RE = re.compile(r'pi-futex: guest begin \((?P<release>\S+), (?P<n>\d+) cpu\)')
 
 # Crash signatures, as syzkaller titles them; checked on every line.
 CRASH_PATTERNS = [
@@ -142,13 +143,14 @@ def parse_block(lines, first_no, prefix):
     return suites, problems
 
 
-def guest_cpus(lines):
-    """The vCPU count the guest's begin marker names, or None."""
+def guest_info(lines):
+    """The kernel release and vCPU count the guest's begin marker names,
+    or (None, None)."""
     for raw in lines:
         m = CPUS_RE.search(clean(raw))
         if m:
-            return int(m.group('n'))
-    return None
+            return m.group('release'), int(m.group('n'))
+    return None, None
 
 
 def verdict(lines):
@@ -205,14 +207,44 @@ def table(suites):
     return '\n'.join(out), tot
 
 
+def summary(paths):
+    """One line per boot verdict (.json), then the sum over all of them."""
+    tot = {'pass': 0, 'fail': 0, 'skip': 0}
+    failed = False
+    for path in paths:
+        try:
+            with open(path, encoding='utf-8') as f:
+                v = json.load(f)
+        except (OSError, ValueError) as e:
+            print(f'verdict: error: {path}: {e}', file=sys.stderr)
+            return 2
+        n = {k: sum(s[k] for s in v['suites']) for k in tot}
+        for k in tot:
+            tot[k] += n[k]
+        failed |= v['verdict'] != 'pass'
+        name = os.path.basename(path).rsplit('.', 1)[0]
+        print(f'{name}: {v.get("kernel") or "?"} on {v.get("cpus") or "?"} '
+              f'vCPU(s): {n["pass"]} passed, {n["fail"]} failed, '
+              f'{n["skip"]} skipped, {v["verdict"].upper()}')
+    print(f'boots: {tot["pass"]} passed, {tot["fail"]} failed, '
+          f'{tot["skip"]} skipped')
+    return 1 if failed else 0
+
+
 def main(argv):
     args = argv[1:]
+    if args[:1] == ['--summary']:
+        if len(args) < 2:
+            print('usage: verdict.py --summary JSON...', file=sys.stderr)
+            return 2
+        return summary(args[1:])
     json_out = None
     if len(args) >= 2 and args[0] == '--json':
         json_out = args[1]
         args = args[2:]
     if len(args) != 1:
-        print('usage: verdict.py [--json FILE] LOG', file=sys.stderr)
+        print('usage: verdict.py [--json FILE] LOG | --summary JSON...',
+              file=sys.stderr)
         return 2
     try:
         with open(args[0], encoding='utf-8', errors='replace') as f:
@@ -230,13 +262,15 @@ def main(argv):
     for p in problems:
         print(f'verdict: {args[0]}: {p}')
     print(f'verdict: {"FAIL" if failed else "PASS"} (log {args[0]})')
-    cpus = guest_cpus(lines)
+    release, cpus = guest_info(lines)
+    if release:
+        print(f'guest: {release} on {cpus} vCPU(s)')
     print(f'guest: {tot["pass"]} passed, {tot["fail"]} failed, '
-          f'{tot["skip"]} skipped'
-          f'{f" on {cpus} vCPU(s)" if cpus else ""}')
+          f'{tot["skip"]} skipped')
     if json_out:
         with open(json_out, 'w', encoding='utf-8') as f:
             json.dump({'suites': suites, 'problems': problems, 'cpus': cpus,
+                       'kernel': release,
                        'verdict': 'fail' if failed else 'pass'}, f, indent=1)
     return 1 if failed else 0
 

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """tools/verdict.py on canned serial logs."""
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -35,8 +37,8 @@ class VerdictTest(unittest.TestCase):
                           for s in suites],
                          [('sanity', 2, 0, 1), ('other', 1, 0, 0)])
         self.assertIn('verdict: PASS', out)
-        self.assertIn('guest: 3 passed, 0 failed, 1 skipped on 2 vCPU(s)',
-                      out)
+        self.assertIn('guest: 6.12.118-pi-futex on 2 vCPU(s)\n'
+                      'guest: 3 passed, 0 failed, 1 skipped\n', out)
         # A suite's "# counts:" line reaches the verdict, under its name.
         self.assertEqual(suites[1].get('counts'),
                          '200 scenarios x 50 steps, 0 violation(s)')
@@ -95,6 +97,32 @@ class VerdictTest(unittest.TestCase):
                            capture_output=True, text=True)
         self.assertEqual(p.returncode, 2)
         self.assertIn('verdict: error:', p.stderr)
+
+    def test_summary_names_each_kernel_and_sums(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        paths = []
+        for name in ('pass.log', 'fail.log'):
+            j = os.path.join(tmp, name.replace('.log', '.json'))
+            subprocess.run([sys.executable, VERDICT, '--json', j,
+                            os.path.join(HERE, 'logs', name)],
+                           capture_output=True)
+            paths.append(j)
+        p = subprocess.run([sys.executable, VERDICT, '--summary', *paths],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 1, p.stdout)
+        lines = p.stdout.splitlines()
+        self.assertEqual(lines[0], 'pass: 6.12.118-pi-futex on 2 vCPU(s): '
+                         '3 passed, 0 failed, 1 skipped, PASS')
+        self.assertTrue(lines[1].endswith('FAIL'), lines[1])
+        fail = load('fail.log')[0]
+        self.assertEqual(lines[2], 'boots: %d passed, %d failed, %d skipped'
+                         % (3 + sum(s['pass'] for s in fail),
+                            sum(s['fail'] for s in fail),
+                            1 + sum(s['skip'] for s in fail)))
+        p = subprocess.run([sys.executable, VERDICT, '--summary', paths[0]],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stdout)
 
 
 if __name__ == '__main__':
