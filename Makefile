@@ -175,7 +175,8 @@ bench:
 	@$(STAGE) bench-host $(ROOT)/tools/run-bench.sh host $(BENCH)/bin $(BENCH_SCALE)
 	@$(foreach k,$(BENCH_PINS),\
 		$(MAKE) --no-print-directory bench-guest KERNEL=$(k) &&) true
-	@$(ROOT)/tools/bench-report.py $(BENCH) $(BENCH)/host.txt \
+	@$(firstword $(wildcard /usr/bin/python3) python3) \
+		$(ROOT)/tools/bench-report.py $(BENCH) $(BENCH)/host.txt \
 		$(foreach k,$(BENCH_PINS),"$(k) (TCG)=$(BENCH)/guest-$(k).log")
 
 bench-guest: kernel

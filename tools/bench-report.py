@@ -11,8 +11,10 @@ inversion <kind> <i> <ms>" lines (guest lines may carry KTAP indentation,
 kernel, NAME its column), writes OUTDIR/results.json and
 OUTDIR/results.csv, prints one table with a column per side, and draws
 OUTDIR/inversion.png and OUTDIR/fastpath.png with matplotlib.  Exits 1 if
-a side has no results or the inversion goal is missed (with PI, max wait
-<= 1.5 x the critical section; without PI, >= 20 x worse).
+a side has no results, a guest's kernel did not end up on the TSC
+clocksource (its times would be in jiffies), or the inversion goal is
+missed (with PI, max wait <= 1.5 x the critical section; without PI,
+>= 20 x worse).
 """
 import csv
 import json
@@ -22,6 +24,18 @@ import sys
 
 LINE_RE = re.compile(r'BENCH (\S+) (\S+) (\S+) (-?[0-9.]+)\s*$')
 ITER_RE = re.compile(r'BENCHITER inversion (\S+) (\d+) (-?[0-9.]+)\s*$')
+CLOCK_RE = re.compile(r'clocksource: Switched to clocksource (\S+)')
+
+
+def clocksource(path):
+    """The last clocksource a guest's kernel switched to, or None."""
+    found = None
+    with open(path, encoding='utf-8', errors='replace') as f:
+        for line in f:
+            m = CLOCK_RE.search(line)
+            if m:
+                found = m.group(1)
+    return found
 
 
 def parse(path):
@@ -107,10 +121,16 @@ def main(argv):
     outdir, host_out = args[:2]
     os.makedirs(outdir, exist_ok=True)
     sides = {'host': parse(host_out)}
+    ok = True
     for a in args[2:]:
         name, _, log = a.partition('=')
         sides[name] = parse(log)
-    ok = True
+        clock = clocksource(log)
+        print(f'{name}: clocksource {clock}')
+        if clock != 'tsc':
+            print(f'bench-report: {name} timed with {clock}, not the TSC: '
+                  'its times are in clock ticks, not comparable')
+            ok = False
     for name, (res, _) in sides.items():
         if not res:
             print(f'bench-report: no results from the {name}')
@@ -155,10 +175,9 @@ def main(argv):
         if fp is not None:
             print(f'{name}: uncontended PI futex costs {fp:.2f}x a plain '
                   'futex mutex (both stay in user space)')
-    if '--no-plot' not in argv and ok:
-        plot(outdir, sides)
+    plotted = '--no-plot' not in argv and ok and plot(outdir, sides)
     print(f'bench-report: wrote {outdir}/results.json, results.csv'
-          + ('' if '--no-plot' in argv else ', inversion.png, fastpath.png'))
+          + (', inversion.png, fastpath.png' if plotted else ''))
     return 0 if ok else 1
 
 

@@ -12,6 +12,9 @@ REPORT = os.path.join(os.path.dirname(os.path.dirname(HERE)), 'tools',
                       'bench-report.py')
 
 
+TSC = '[    1.9] clocksource: Switched to clocksource tsc\n'
+
+
 def side(pi_max, ratio, fastpath):
     return (f'BENCH inversion glibc-inherit max_over_cs {pi_max}\n'
             f'BENCH inversion none-vs-inherit max_ratio {ratio}\n'
@@ -41,8 +44,8 @@ class BenchReportTest(unittest.TestCase):
     def test_kernels_side_by_side(self):
         # Guest lines carry the KTAP "# " prefix and printk noise.
         p = self.report(
-            ('7.3', '# ' + side(1.02, 30.0, 1.20).replace('\n', '\n# ')),
-            ('6.12', '[    1.0] x\n' + side(1.03, 31.0, 1.30)))
+            ('7.3', TSC + '# ' + side(1.02, 30.0, 1.20).replace('\n', '\n# ')),
+            ('6.12', TSC + '[    1.0] x\n' + side(1.03, 31.0, 1.30)))
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         header = [ln for ln in p.stdout.splitlines()
                   if ln.startswith('figure')][0]
@@ -53,17 +56,29 @@ class BenchReportTest(unittest.TestCase):
         self.assertIn('6.12: inversion with PI max 1.03 x CS', p.stdout)
 
     def test_kernel_without_results_fails(self):
-        p = self.report(('7.3', side(1.02, 30.0, 1.2)),
-                        ('6.12', 'guest did not boot\n'))
+        p = self.report(('7.3', TSC + side(1.02, 30.0, 1.2)),
+                        ('6.12', TSC + 'guest did not boot\n'))
         self.assertEqual(p.returncode, 1)
         self.assertIn('no results from the 6.12', p.stdout)
 
     def test_missed_inversion_goal_on_one_kernel_fails(self):
-        p = self.report(('7.3', side(3.5, 30.0, 1.2)),
-                        ('6.12', side(1.02, 30.0, 1.2)))
+        p = self.report(('7.3', TSC + side(3.5, 30.0, 1.2)),
+                        ('6.12', TSC + side(1.02, 30.0, 1.2)))
         self.assertEqual(p.returncode, 1)
         self.assertIn('7.3: inversion with PI max 3.50 x CS', p.stdout)
         self.assertIn('MISSED', p.stdout)
+
+    def test_guest_on_jiffies_fails(self):
+        # A kernel that fell back to refined-jiffies measures in 4 ms
+        # steps: its column cannot be compared with the others.
+        jiffies = TSC + ('[    2.0] clocksource: Switched to clocksource '
+                         'refined-jiffies\n')
+        p = self.report(('7.3', TSC + side(1.02, 30.0, 1.2)),
+                        ('6.12', jiffies + side(1.02, 30.0, 1.2)))
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn('6.12: clocksource refined-jiffies', p.stdout)
+        self.assertIn('7.3: clocksource tsc', p.stdout)
+        self.assertIn('6.12 timed with refined-jiffies', p.stdout)
 
     def test_guest_without_name_is_usage(self):
         p = subprocess.run([sys.executable, REPORT, self.tmp,
