@@ -10,7 +10,9 @@
  *    exactly when it got the lock, unlock never fails (the stale-owner and
  *    spurious-EINVAL bug classes of commits cdf71a10c7b6 and
  *    89e9e66ba1b3), only documented errnos come back, and mutual
- *    exclusion holds (an owner slot and a counter per futex).  The main
+ *    exclusion holds (an owner slot and a counter per futex).  One
+ *    acquisition in 256 sleeps 100 us in its critical section, so the
+ *    contended paths run on one vCPU too.  The main
  *    thread runs at SCHED_FIFO 90 and parks the workers for 20 ms of
  *    every 100 ms (between operations, holding nothing): on one vCPU the
  *    busy FIFO workers would otherwise starve every SCHED_OTHER task,
@@ -142,6 +144,14 @@ static void *worker(void *arg)
 		acquired[f]++;
 		for (volatile int s = 0; s < 100; s++)
 			;
+		/*
+		 * Now and then sleep holding the lock, so that the others
+		 * contend whatever the scheduler does: on one vCPU a worker is
+		 * otherwise only found holding a lock if a higher one happens
+		 * to wake just then (6.12 did in every boot here, 7.3 in none).
+		 */
+		if (!(rand_r(&seed) % 256))
+			usleep(100);
 		if (owner_slot[f] != tid)
 			violation("futex %d: owner slot changed under %d to %d",
 				  f, tid, owner_slot[f]);
