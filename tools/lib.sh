@@ -14,26 +14,30 @@ note() {
 # Root of the repository (tools/..).
 PIFUTEX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# pin_file [KERNEL]: the pin of KERNEL (default $KERNEL, else the one
-# pins/default names), or $PIN_FILE when set.
+# pin_file: the pin of $KERNEL, else $PIN_FILE when set, else the one
+# pins/default names.
 pin_file() {
-	local k=${1:-${KERNEL:-}}
+	local k=${KERNEL:-} f known=
 	if [ -z "$k" ] && [ -n "${PIN_FILE:-}" ]; then
 		printf '%s\n' "$PIN_FILE"
 		return
 	fi
 	[ -n "$k" ] || k=$(readlink "$PIFUTEX_ROOT/pins/default")
-	[ -f "$PIFUTEX_ROOT/pins/$k" ] ||
-		die "unknown KERNEL=$k; pins: $(cd "$PIFUTEX_ROOT/pins" && ls | grep -vx default | paste -sd' ')"
+	if [ ! -f "$PIFUTEX_ROOT/pins/$k" ]; then
+		for f in "$PIFUTEX_ROOT"/pins/*; do
+			[ "${f##*/}" = default ] || known="$known ${f##*/}"
+		done
+		die "unknown KERNEL=$k; pins:$known"
+	fi
 	printf '%s\n' "$PIFUTEX_ROOT/pins/$k"
 }
 
-# load_pin [FILE]: read the PIN_* fields of a pin file (pins/7.3 explains
+# load_pin: read the PIN_* fields of the pin file (pins/7.3 explains
 # them), check them, and derive PIN_DIRNAME (a file-system friendly
 # version: '~' and ':' become '_') and SERIES_FILE (unless already set).
 load_pin() {
-	local pin=${1:-} k
-	[ -n "$pin" ] || pin=$(pin_file) || exit 1
+	local pin k
+	pin=$(pin_file) || exit 1
 	[ -r "$pin" ] || die "pin file $pin not found"
 	for k in LINE ARCHIVE SUITE PACKAGE VERSION SHA256 TREE_MB SERIES; do
 		eval "PIN_$k=\$(sed -n 's/^PIN_$k=//p' \"\$pin\")"
