@@ -109,12 +109,14 @@ initramfs: kernel guest-bins selftests
 		--host-bin pi_stress --host-bin pip_stress \
 		$(if $(RTTEST_EXTRA),--extra-tst $(RTTEST_EXTRA))
 
-# boot VCPUS: the whole suite of rootfs/runlist, then the verdict; the
-# serial log is build/logs/boot-KERNEL-FLAVOUR-smpN.log.
+# bootlog KERNEL,VCPUS: a boot's serial log, less its .log (the verdict
+# is the .json beside it).
+bootlog = $(LOGS)/boot-$(1)-$(FLAVOUR)-smp$(2)
+# boot VCPUS: the whole suite of rootfs/runlist, then the verdict.
 boot = $(STAGE) boot-$(KERNEL)-$(FLAVOUR)-smp$(1) $(ROOT)/tools/run-qemu.sh \
 	--kernel $(BZIMAGE) --initrd $(INITRAMFS) --smp $(1) --mem $(MEM) \
 	--timeout $(TIMEOUT) $(if $(APPEND),--append "$(APPEND)") \
-	--log $(LOGS)/boot-$(KERNEL)-$(FLAVOUR)-smp$(1).log
+	--log $(call bootlog,$(KERNEL),$(1)).log
 
 run: initramfs
 	@$(call boot,$(SMP))
@@ -143,7 +145,8 @@ lint: patch
 	@$(STAGE) headers $(ROOT)/tools/check-patch-headers.py $(ROOT)/$(PIN_SERIES) $(ROOT)/patches
 
 export: patch
-	@$(STAGE) export $(ROOT)/tools/export-series.sh export
+	@$(STAGE) export env RUN_VERDICT=$(call bootlog,$(KERNEL),$(SMP)).json \
+		$(ROOT)/tools/export-series.sh export
 
 apply-check: export
 	@$(STAGE) apply-check $(ROOT)/tools/export-series.sh apply-check
@@ -197,9 +200,9 @@ check:
 	@$(MAKE) --no-print-directory apply-check KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory bisect-check KERNEL=$(MAINLINE)
 	@$(ROOT)/tools/verdict.py --summary \
-		$(foreach n,$(MATRIX_SMP),$(LOGS)/boot-$(MAINLINE)-$(FLAVOUR)-smp$(n).json) \
+		$(foreach n,$(MATRIX_SMP),$(call bootlog,$(MAINLINE),$(n)).json) \
 		$(foreach k,$(filter-out $(MAINLINE),$(PINS)),\
-			$(foreach n,$(STABLE_SMP),$(LOGS)/boot-$(k)-$(FLAVOUR)-smp$(n).json))
+			$(foreach n,$(STABLE_SMP),$(call bootlog,$(k),$(n)).json))
 	@echo "check: all stages passed"
 
 # Everything of check, then the KASAN flavour's matrix on KERNEL (too slow

@@ -4,9 +4,9 @@
 # apply-series.sh SRC
 #
 # Bring the quilt series of the pin (PIN_SERIES of pins/$KERNEL, or
-# $SERIES_FILE; patches in `patches/`) onto the kernel tree SRC with fuzz 0.  The tree gets `patches` and `series`
-# symlinks to the repository, so `quilt new/edit/refresh` inside it edits
-# the repository directly.
+# $SERIES_FILE; patches in `patches/`) onto the kernel tree SRC with fuzz
+# 0.  The tree gets `patches` and `series` symlinks to the repository, so
+# `quilt new/edit/refresh` inside it edits the repository directly.
 #
 # Incremental: the sha256 of every pushed patch is recorded in
 # .pi-futex-applied.  On a re-run, the first patch whose name or content
@@ -40,7 +40,7 @@ wanted=()
 while read -r p _; do
 	case $p in ''|'#'*) continue ;; esac
 	[ -f "patches/$p" ] || die "series names $p but patches/$p does not exist"
-	wanted+=("$p $(sha256sum "patches/$p" | cut -d' ' -f1)")
+	wanted+=("$p $(sha_of "patches/$p")")
 done <series
 [ ${#wanted[@]} -gt 0 ] || die "series lists no patches"
 

@@ -7,8 +7,9 @@
 # export: apply the quilt series with `git am` onto a git import of the
 #   pinned tree and write build/outgoing/<line>/: numbered mails "[PATCH v1 N/M]"
 #   and 0000-cover-letter.patch (summary from patches/cover-letter.txt,
-#   the testing done, the diffstat, the Cc list from get_maintainer.pl and
-#   a base-commit naming the pinned version).
+#   the testing done (the verdict .json in $RUN_VERDICT), the diffstat,
+#   the Cc list from get_maintainer.pl and a base-commit naming the
+#   pinned version).
 # apply-check: `git am` the exported mails onto a clean import of the
 #   pinned tree and check that the result matches the quilt-patched tree.
 set -euo pipefail
@@ -86,8 +87,8 @@ export)
 	lists=$(cd "$src" && perl scripts/get_maintainer.pl --no-git \
 		--no-git-fallback --no-rolestats --no-m --no-r \
 		"$out"/0[0-9][0-9][0-9]-*.patch 2>/dev/null | sort -u || true)
-	# The verdict of `make run` on this pin (debug flavour, 2 vCPUs).
-	testing=$build/logs/boot-$PIN_LINE-debug-smp2.json
+	# The verdict of `make run` on this pin, named by the Makefile.
+	testing=${RUN_VERDICT:-}
 	python3 - "$cover" "$PIFUTEX_ROOT/patches/cover-letter.txt" \
 		"$PIN_PACKAGE $PIN_VERSION" "$PIN_SHA256" "$upstream" "$testing" \
 		"$cc" "$lists" <<'PY'

@@ -19,8 +19,6 @@ tarball=$cache/$PIN_PACKAGE-$PIN_DIRNAME.tar.xz
 src=$build/linux-$PIN_DIRNAME
 mkdir -p "$cache" "$build"
 
-sha_of() { sha256sum "$1" | cut -d' ' -f1; }
-
 download() {
 	local tmp sum
 	tmp=$(mktemp -d "$cache/.download.XXXXXX")

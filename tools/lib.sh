@@ -106,6 +106,11 @@ pin_tarball() {
 	rm -f "$deb"
 }
 
+# sha_of FILE: its sha256, hex.
+sha_of() {
+	sha256sum "$1" | cut -d' ' -f1
+}
+
 cache_dir() {
 	printf '%s/pi-futex\n' "${XDG_CACHE_HOME:-$HOME/.cache}"
 }

@@ -28,7 +28,7 @@ done
 tmp=$(mktemp -d "$cache/.repin.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 pin_tarball "$newest" "$tmp"
-sum=$(sha256sum "$tmp/tarball" | cut -d' ' -f1)
+sum=$(sha_of "$tmp/tarball")
 dirname=$(printf '%s' "$newest" | tr '~:' '__')
 mv "$tmp/tarball" "$cache/$PIN_PACKAGE-$dirname.tar.xz"
 
