@@ -43,7 +43,7 @@ endif
 
 .PHONY: help deps fetch kernel patch config initramfs guest-bins selftests run check \
 	lint export apply-check bisect-check bench bench-guest stress matrix check-full \
-	check-host check-negative shell clean distclean repin
+	check-host check-negative shell clean distclean repin prove-fixes
 
 help:
 	@echo "pi-futex targets:"
@@ -51,7 +51,7 @@ help:
 	@echo "  make check      host tests, lint, the suite on $(MAINLINE) at SMP 1/2/4 and on"
 	@echo "                  the other pins at SMP $(STABLE_SMP), a negative control,"
 	@echo "                  apply-check, bisect-check (what CI runs)"
-	@echo "  make check-full make check, then the KASAN flavour at SMP 1/2/4"
+	@echo "  make check-full make check, prove-fixes, then the KASAN flavour at SMP 1/2/4"
 	@echo "  make matrix     the whole guest suite at each of MATRIX_SMP='$(MATRIX_SMP)' vCPUs"
 	@echo "  make deps       install the Debian packages needed (done automatically)"
 	@echo "  make fetch      download + verify + extract the pinned kernel (pins/KERNEL)"
@@ -61,8 +61,10 @@ help:
 	@echo "  make initramfs  BusyBox + python3 + guest suites, via gen_init_cpio"
 	@echo "  make shell      boot the kernel with an interactive BusyBox shell"
 	@echo "  make lint       checkpatch --strict and mail headers of every patch"
-	@echo "  make export     build/outgoing/KERNEL/: numbered mails + cover letter (git am onto the pin)"
-	@echo "  make apply-check  git am the exported mails onto a clean import, compare with quilt"
+	@echo "  make export     build/outgoing/KERNEL/{fixes,tester}/: mails + cover letters (DCO='Name <addr>')"
+	@echo "  make prove-fixes boot the series with each fix taken out: its tests must fail"
+	@echo "  make apply-check  git am the exported mails onto a clean import, compare with quilt;"
+	@echo "                  git am the fixes onto every other pin"
 	@echo "  make bisect-check build the kernel after each patch in turn"
 	@echo "  make stress     rt-random 2000x50, futex-stress 60 s, bad-input 200000 calls"
 	@echo "  make bench      PI fast path / hand-off / inversion on the host and on every"
@@ -144,12 +146,27 @@ lint: patch
 	@$(STAGE) checkpatch $(ROOT)/tools/checkpatch-series.sh $(SRC)
 	@$(STAGE) headers $(ROOT)/tools/check-patch-headers.py $(ROOT)/$(PIN_SERIES) $(ROOT)/patches
 
+# The identity on the exported mails' From: and Signed-off-by: lines,
+# "Name <address>"; empty means git's user.name and user.email.
+DCO ?=
 export: patch
 	@$(STAGE) export env RUN_VERDICT=$(call bootlog,$(KERNEL),$(SMP)).json \
-		$(ROOT)/tools/export-series.sh export
+		PIFUTEX_DCO="$(DCO)" $(ROOT)/tools/export-series.sh export
 
+# Both mail series onto the pin, then the fixes onto every other pin.
 apply-check: export
 	@$(STAGE) apply-check $(ROOT)/tools/export-series.sh apply-check
+	@$(foreach k,$(filter-out $(KERNEL),$(PINS)),\
+		$(MAKE) --no-print-directory fetch KERNEL=$(k) && \
+		$(STAGE) apply-fixes-$(k) env KERNEL=$(k) \
+			$(ROOT)/tools/export-series.sh apply-fixes \
+			$(BUILD)/outgoing/$(PIN_LINE)/fixes &&) true
+
+# Each fix of tests/prove-fixes taken out in turn: its tests must fail,
+# everything else pass; then the full series (see tools/prove-fixes.sh).
+prove-fixes: export initramfs
+	@$(STAGE) prove-fixes-$(KERNEL) $(ROOT)/tools/prove-fixes.sh $(SRC) $(OBJ) \
+		$(INITRAMFS) $(SMP) $(LOGS)
 
 bisect-check: patch
 	@$(STAGE) bisect $(ROOT)/tools/bisect-check.sh $(FRAGS)
@@ -208,6 +225,7 @@ check:
 # Everything of check, then the KASAN flavour's matrix on KERNEL (too slow
 # for CI: see README, "Times").
 check-full: check
+	@$(MAKE) --no-print-directory prove-fixes KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory matrix FLAVOUR=kasan
 	@echo "check-full: all stages passed"
 

@@ -1,17 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# export-series.sh export|apply-check
+# export-series.sh export|apply-check|apply-fixes DIR
 #
 # Works on the pin of $KERNEL (the mainline pin is the one mailed).
 # export: apply the quilt series with `git am` onto a git import of the
-#   pinned tree and write build/outgoing/<line>/: numbered mails "[PATCH v1 N/M]"
-#   and 0000-cover-letter.patch (summary from patches/cover-letter.txt,
-#   the testing done (the verdict .json in $RUN_VERDICT), the diffstat,
-#   the Cc list from get_maintainer.pl and a base-commit naming the
-#   pinned version).
-# apply-check: `git am` the exported mails onto a clean import of the
-#   pinned tree and check that the result matches the quilt-patched tree.
+#   pinned tree and write one mail series per "# mail: NAME" group of the
+#   series file to build/outgoing/<line>/NAME/: numbered mails
+#   "[PATCH v1 N/M]" and 0000-cover-letter.patch (summary from
+#   patches/cover-letter-NAME.txt, the testing done (the verdict .json in
+#   $RUN_VERDICT), the diffstat, the Cc list from get_maintainer.pl and a
+#   base-commit naming the pinned version; a later group lists the
+#   earlier ones as prerequisite patches).  Each mail keeps the diff of
+#   its patch file as written (the fixes' selftest is kept at two lines
+#   of context so that it applies to every pin).  From: and
+#   Signed-off-by: of the project identity become $PIFUTEX_DCO
+#   ("Name <address>"), by default git's user.name and user.email.
+# apply-check: `git am` every exported series, in order, onto a clean
+#   import of the pinned tree and check that the result matches the
+#   quilt-patched tree.
+# apply-fixes DIR: `git am` the mails in DIR (the mainline fixes series)
+#   onto a clean import of this pin: the stable backport check.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -59,9 +68,31 @@ fresh_clone() {
 		die "git sparse-checkout in $1 failed"
 }
 
+# The identity the patch files carry, and the one the mails get.
+project_id="Pi Futex Developers <pi-futex@example.org>"
+dco_identity() {
+	local name email
+	if [ -n "${PIFUTEX_DCO:-}" ]; then
+		case $PIFUTEX_DCO in
+		*' <'*@*'>') printf '%s\n' "$PIFUTEX_DCO"; return ;;
+		*) die "PIFUTEX_DCO='$PIFUTEX_DCO' is not \"Name <address>\"" ;;
+		esac
+	fi
+	name=$(git config user.name 2>/dev/null || true)
+	email=$(git config user.email 2>/dev/null || true)
+	if [ -n "$name" ] && [ -n "$email" ]; then
+		printf '%s <%s>\n' "$name" "$email"
+	else
+		printf '%s\n' "$project_id"
+	fi
+}
+
 case $mode in
 export)
 	import_base
+	dco=$(dco_identity)
+	[ "$dco" != "$project_id" ] ||
+		note "mails are signed off by the project identity; set DCO='Name <address>' or git's user.name/user.email"
 	work=$build/export-work-$PIN_LINE
 	fresh_clone "$work"
 	n=0
@@ -72,26 +103,60 @@ export)
 		n=$((n + 1))
 	done
 	basesha=$(cd "$work" && git rev-parse HEAD~$n)
+	mails=$(series_mails) || die "bad \"# mail:\" lines in $SERIES_FILE"
+	groups=$(printf '%s\n' "$mails" | awk '!seen[$1]++ { print $1 }')
+	# The commit of the series' i-th patch (1-based) is HEAD~(n-i).
+	index_of() {
+		series_patches | grep -nxF "$1" | cut -d: -f1
+	}
 	rm -rf "$out" && mkdir -p "$out"
-	(cd "$work" && git format-patch -q -v1 --cover-letter --thread \
-		--base="$basesha" -o "$out" HEAD~$n) || die "git format-patch failed"
-	for f in "$out"/v1-*.patch; do
-		mv "$f" "$out/$(basename "$f" | sed 's/^v1-//')"
-	done
-	cover=$out/0000-cover-letter.patch
 	# get_maintainer.pl wants a whole tree: the quilt-patched one, which
 	# apply-check proves identical to what git am makes.
-	cc=$(cd "$src" && perl scripts/get_maintainer.pl --no-git \
-		--no-git-fallback --no-rolestats --no-l "$out"/0[0-9][0-9][0-9]-*.patch 2>/dev/null |
-		sed -n '/@/p' | sort -u || true)
-	lists=$(cd "$src" && perl scripts/get_maintainer.pl --no-git \
-		--no-git-fallback --no-rolestats --no-m --no-r \
-		"$out"/0[0-9][0-9][0-9]-*.patch 2>/dev/null | sort -u || true)
-	# The verdict of `make run` on this pin, named by the Makefile.
-	testing=${RUN_VERDICT:-}
-	python3 - "$cover" "$PIFUTEX_ROOT/patches/cover-letter.txt" \
-		"$PIN_PACKAGE $PIN_VERSION" "$PIN_SHA256" "$upstream" "$testing" \
-		"$cc" "$lists" <<'PY'
+	for g in $groups; do
+		names=$(printf '%s\n' "$mails" | awk -v g="$g" '$1 == g { print $2 }')
+		first=$(index_of "$(printf '%s\n' "$names" | head -n1)")
+		last=$(index_of "$(printf '%s\n' "$names" | tail -n1)")
+		[ "$((last - first + 1))" -eq "$(printf '%s\n' "$names" | wc -l)" ] ||
+			die "the patches of mail series $g are not contiguous in $SERIES_FILE"
+		blurb=$PIFUTEX_ROOT/patches/cover-letter-$g.txt
+		[ -f "$blurb" ] || die "no cover letter text $blurb for mail series $g"
+		dir=$out/$g
+		(cd "$work" && git format-patch -q -v1 --cover-letter --thread \
+			--base="$basesha" -o "$dir" \
+			"HEAD~$((n - first + 1))..HEAD~$((n - last))") ||
+			die "git format-patch of mail series $g failed"
+		i=0
+		for f in "$dir"/v1-*.patch; do
+			dst=$dir/$(basename "$f" | sed 's/^v1-//')
+			mv "$f" "$dst"
+			case $dst in */0000-cover-letter.patch) continue ;; esac
+			i=$((i + 1))
+			src_patch=$PIFUTEX_ROOT/patches/$(printf '%s\n' "$names" | sed -n "${i}p")
+			# The mail's headers and changelog, the patch file's diff.
+			python3 - "$dst" "$src_patch" <<'PY'
+import sys
+mail, patch = sys.argv[1:3]
+m = open(mail).read()
+p = open(patch).read()
+cut = '\n---\n'
+if cut not in m or cut not in p:
+    sys.exit(f'{mail}: no "---" line')
+open(mail, 'w').write(m[:m.index(cut)] + p[p.index(cut):])
+PY
+		done
+		cover=$dir/0000-cover-letter.patch
+		cc=$(cd "$src" && perl scripts/get_maintainer.pl --no-git \
+			--no-git-fallback --no-rolestats --no-l "$dir"/0[0-9][0-9][0-9]-*.patch 2>/dev/null |
+			sed -n '/@/p' | sort -u || true)
+		lists=$(cd "$src" && perl scripts/get_maintainer.pl --no-git \
+			--no-git-fallback --no-rolestats --no-m --no-r \
+			"$dir"/0[0-9][0-9][0-9]-*.patch 2>/dev/null | sort -u || true)
+		[ "$g" != fixes ] || cc=$(printf '%s\nstable@vger.kernel.org\n' "$cc" | sed '/^$/d' | sort -u)
+		# The verdict of `make run` on this pin, named by the Makefile.
+		testing=${RUN_VERDICT:-}
+		python3 - "$cover" "$blurb" \
+			"$PIN_PACKAGE $PIN_VERSION" "$PIN_SHA256" "$upstream" "$testing" \
+			"$cc" "$lists" <<'PY'
 import json, os, sys
 cover, blurb_file, pin, sha, upstream, testing, cc, lists = sys.argv[1:9]
 text = open(cover).read()
@@ -117,20 +182,41 @@ extra += ''.join(f'Cc: {c}\n' for c in lists.splitlines() if c.strip())
 text = text[:hdr_end + 1] + extra + text[hdr_end + 1:]
 open(cover, 'w').write(text)
 PY
-	note "exported $n patch(es) and a cover letter to $out"
+		# The user's identity on From: and Signed-off-by:.
+		for f in "$dir"/*.patch; do
+			DCO=$dco PROJECT=$project_id python3 - "$f" <<'PY'
+import os, sys
+f = sys.argv[1]
+old, new = os.environ['PROJECT'], os.environ['DCO']
+out = []
+for ln in open(f).read().split('\n'):
+    if ln.startswith(('From: ', 'Signed-off-by: ')) and old in ln:
+        ln = ln.replace(old, new)
+    out.append(ln)
+open(f, 'w').write('\n'.join(out))
+PY
+		done
+		note "mail series $g: $(printf '%s\n' "$names" | wc -l) patch(es) and a cover letter in $dir"
+	done
 	;;
 apply-check)
 	import_base
-	[ -f "$out/0000-cover-letter.patch" ] || die "no exported series in $out (make export)"
+	groups=$(series_mails | awk '!seen[$1]++ { print $1 }') ||
+		die "bad \"# mail:\" lines in $SERIES_FILE"
 	work=$build/apply-check-$PIN_LINE
 	fresh_clone "$work"
-	for f in "$out"/0[0-9][0-9][0-9]-*.patch; do
-		[ "$(basename "$f")" = 0000-cover-letter.patch ] && continue
-		(cd "$work" && git am -q "$f") ||
-			{ (cd "$work" && git am --abort) || true
-			  die "git am of $(basename "$f") failed on a clean import"; }
+	n=0
+	for g in $groups; do
+		[ -f "$out/$g/0000-cover-letter.patch" ] ||
+			die "no exported series in $out/$g (make export)"
+		for f in "$out/$g"/0[0-9][0-9][0-9]-*.patch; do
+			[ "$(basename "$f")" = 0000-cover-letter.patch ] && continue
+			(cd "$work" && git am -q "$f") ||
+				{ (cd "$work" && git am --abort) || true
+				  die "git am of $g/$(basename "$f") failed on a clean import"; }
+			n=$((n + 1))
+		done
 	done
-	n=$(cd "$work" && git rev-list --count HEAD~"$(series_patches | wc -l)"..HEAD)
 	# The result must be the quilt-patched tree, file for file.
 	[ -d "$src" ] || die "$src missing (make patch)"
 	diffs=0
@@ -141,7 +227,27 @@ apply-check)
 		fi
 	done
 	[ $diffs -eq 0 ] || die "$diffs file(s) differ between git am and quilt"
-	echo "apply-check: $n mail(s) applied with git am onto Linux $upstream ($PIN_VERSION); result identical to the quilt tree"
+	echo "apply-check: $n mail(s) of $(echo $groups | sed 's/ /, /g') applied with git am onto Linux $upstream ($PIN_VERSION); result identical to the quilt tree"
+	;;
+apply-fixes)
+	dir=${2:?usage: export-series.sh apply-fixes DIR}
+	[ -f "$dir/0000-cover-letter.patch" ] || die "no exported series in $dir (make export)"
+	import_base
+	work=$build/apply-fixes-$PIN_LINE
+	rm -rf "$work"
+	git clone -q --shared --sparse "$base" "$work" ||
+		die "git clone of $base failed"
+	n=0
+	for f in "$dir"/0[0-9][0-9][0-9]-*.patch; do
+		[ "$(basename "$f")" = 0000-cover-letter.patch ] && continue
+		# shellcheck disable=SC2046 # the directories the mail touches
+		(cd "$work" && git sparse-checkout add $(sed -n 's|^+++ b/\(.*\)/[^/]*$|\1|p' "$f" | sort -u) &&
+			git am -q "$f") ||
+			{ (cd "$work" && git am --abort) || true
+			  die "git am of $(basename "$f") failed on Linux $upstream ($PIN_VERSION)"; }
+		n=$((n + 1))
+	done
+	echo "apply-fixes: $n mail(s) of $dir applied with git am onto Linux $upstream ($PIN_VERSION)"
 	;;
 *)
 	die "unknown mode $mode"

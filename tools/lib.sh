@@ -122,6 +122,20 @@ series_patches() {
 		awk '{ print $1 }'
 }
 
+# series_mails: "NAME PATCH" for every patch of the pin's series that is
+# mailed, NAME being the series of the "# mail: NAME" line above it
+# ("# mail: -" ends the mailed part).  Fails when a mailed patch
+# comes before the first such line.
+series_mails() {
+	[ -n "${SERIES_FILE:-}" ] || load_pin
+	awk -v file="$SERIES_FILE" '
+		/^# mail: / { group = $3; next }
+		/^[[:space:]]*(#|$)/ { next }
+		group == "" { printf "%s: %s comes before any \"# mail:\" line\n", file, $1 > "/dev/stderr"; bad = 1; exit }
+		group != "-" { print group, $1 }
+		END { exit bad }' "$SERIES_FILE"
+}
+
 # series_files: every path a patch of the series changes or creates.
 series_files() {
 	local p

@@ -15,6 +15,8 @@ Reads the whole serial log that tools/run-qemu.sh saved and:
     and the guest's vCPU count, and exits 0 only if
     the guest finished, every plan was met, no test failed and the log is
     free of crash signatures.
+With --json, the verdict file also has each suite's subtests by name
+("tests": {"name": "pass"|"fail"|"skip"}), which make prove-fixes reads.
 
 Kernel lines may interleave with the suites' output; lines that are not
 KTAP are ignored, and a "[    1.234567] " printk timestamp is stripped.
@@ -111,12 +113,15 @@ def parse_block(lines, first_no, prefix):
             key = 'skip' if skip else ('pass' if ok else 'fail')
             pending[key] += 1
             pending['seen'] += 1
+            pending.setdefault('tests', {})[name] = key
         elif depth == 0:
             suite = {'suite': prefix + name, 'line': no,
                      'pass': pending['pass'], 'fail': pending['fail'],
                      'skip': pending['skip']}
             if 'counts' in pending:
                 suite['counts'] = pending['counts']
+            if 'tests' in pending:
+                suite['tests'] = pending['tests']
             if pending['seen'] == 0:
                 key = 'skip' if skip else ('pass' if ok else 'fail')
                 suite[key] = 1

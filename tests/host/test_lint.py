@@ -140,6 +140,35 @@ class PinSeriesTest(unittest.TestCase):
                     same = a.read() == b.read()
                 self.assertFalse(same, f'{p} is a copy of {m}')
 
+    def test_fixes_lead_and_are_shared_and_proven(self):
+        # The "fixes" mail series comes first in every pin's series, is
+        # the mainline patch files themselves (the mails git am onto every
+        # pin), and every kernel fix in it has tests in tests/prove-fixes.
+        mainline = os.readlink(os.path.join(ROOT, 'pins', 'default'))
+        lib = os.path.join(ROOT, 'tools', 'lib.sh')
+        groups = {}
+        for k in [k for k in os.listdir(os.path.join(ROOT, 'pins'))
+                  if k != 'default']:
+            out = subprocess.run(
+                ['bash', '-c', f'. {lib}; series_mails'],
+                env=dict(os.environ, KERNEL=k), capture_output=True,
+                text=True, check=True).stdout.split('\n')
+            mails = [ln.split() for ln in out if ln]
+            fixes = [p for g, p in mails if g == 'fixes']
+            self.assertTrue(fixes, k)
+            self.assertEqual([p for _, p in mails][:len(fixes)], fixes, k)
+            self.assertEqual(series(k)[:len(fixes)], fixes, k)
+            groups[k] = fixes
+        for k, fixes in groups.items():
+            self.assertEqual(fixes, groups[mainline], k)
+        with open(os.path.join(ROOT, 'tests', 'prove-fixes')) as f:
+            proven = {ln.split()[0] for ln in f
+                      if ln.strip() and not ln.startswith('#')}
+        kernel_fixes = {p for p in groups[mainline]
+                        if not p.split('-', 1)[1].startswith('selftests')}
+        self.assertTrue(kernel_fixes)
+        self.assertEqual(proven, kernel_fixes)
+
     def test_no_unused_patch_files(self):
         used = set()
         for k in os.listdir(os.path.join(ROOT, 'pins')):

@@ -556,3 +556,80 @@ class RunQemuTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class ProveReportTest(unittest.TestCase):
+    """tools/prove-report.py on made-up verdicts."""
+
+    EXPECT = ('# comment\n'
+              '0001-fix-a.patch fails boost:t_a\n'
+              '0001-fix-a.patch may random\n'
+              '0003-fix-b.patch fails boost:t_b\n')
+
+    @staticmethod
+    def verdict(boost, random='pass', other='pass'):
+        return {'suites': [
+            {'suite': 'boost', 'result': 'fail' if 'fail' in boost.values()
+             else 'pass', 'tests': boost},
+            {'suite': 'random', 'result': random,
+             'tests': {'scenarios_0_to_24': random}},
+            {'suite': 'other', 'result': other}],
+            'problems': []}
+
+    def run_report(self, full, without):
+        sys.path.insert(0, os.path.join(ROOT, 'tools'))
+        import importlib
+        report = importlib.import_module('prove-report')
+        with tempfile.NamedTemporaryFile('w', suffix='.txt',
+                                         delete=False) as f:
+            f.write(self.EXPECT)
+        try:
+            expect = report.load_expect(f.name)
+        finally:
+            os.unlink(f.name)
+        return report.judge(expect, full, without)
+
+    def test_each_fix_proven(self):
+        full = self.verdict({'t_a': 'pass', 't_b': 'pass'})
+        without = {
+            '0001-fix-a.patch': self.verdict({'t_a': 'fail', 't_b': 'pass'},
+                                             random='fail'),
+            '0003-fix-b.patch': self.verdict({'t_a': 'pass', 't_b': 'fail'}),
+        }
+        rows, problems = self.run_report(full, without)
+        self.assertEqual(problems, [])
+        self.assertIn(('0001-fix-a.patch', 'boost:t_a', 'fail', 'pass',
+                       True), rows)
+
+    def test_test_that_passes_without_its_fix_is_wrong(self):
+        full = self.verdict({'t_a': 'pass', 't_b': 'pass'})
+        without = {
+            '0001-fix-a.patch': self.verdict({'t_a': 'pass', 't_b': 'pass'}),
+            '0003-fix-b.patch': self.verdict({'t_a': 'pass', 't_b': 'fail'}),
+        }
+        _, problems = self.run_report(full, without)
+        self.assertEqual(len(problems), 1)
+        self.assertIn('boost:t_a: pass without 0001-fix-a.patch', problems[0])
+
+    def test_other_failure_and_missing_boot_are_wrong(self):
+        full = self.verdict({'t_a': 'pass', 't_b': 'pass'})
+        without = {
+            # "random" may fail only without 0001, "other" never.
+            '0003-fix-b.patch': self.verdict({'t_a': 'pass', 't_b': 'fail'},
+                                             random='fail', other='fail'),
+        }
+        _, problems = self.run_report(full, without)
+        text = '\n'.join(problems)
+        self.assertIn('0001-fix-a.patch: no boot without it', text)
+        self.assertIn('without 0003-fix-b.patch: random:scenarios_0_to_24 '
+                      'failed but is not named for it', text)
+        self.assertIn('without 0003-fix-b.patch: other:other failed', text)
+
+    def test_fix_test_failing_with_the_series_is_wrong(self):
+        full = self.verdict({'t_a': 'fail', 't_b': 'pass'})
+        without = {
+            '0001-fix-a.patch': self.verdict({'t_a': 'fail', 't_b': 'pass'}),
+            '0003-fix-b.patch': self.verdict({'t_a': 'fail', 't_b': 'fail'}),
+        }
+        _, problems = self.run_report(full, without)
+        self.assertIn('full series: boost:t_a failed', problems)

@@ -52,6 +52,14 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual((suites[0]['pass'], suites[0]['fail']), (1, 1))
         self.assertRegex(out, r'sanity\s+1\s+1\s+0\s+FAIL')
 
+    def test_subtests_by_name(self):
+        # make prove-fixes reads which subtest failed, by name.
+        suites, _, _ = load('fail.log')
+        self.assertEqual(suites[0]['tests'],
+                         {'first': 'pass', 'second': 'fail'})
+        suites, _, _ = load('pass.log')
+        self.assertEqual(suites[0]['tests'].get('python3_starts'), 'skip')
+
     def test_warning_is_a_crash_with_its_line(self):
         rc, out = run('warning.log')
         self.assertEqual(rc, 1)

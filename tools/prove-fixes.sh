@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# prove-fixes.sh SRC OBJ INITRAMFS SMP LOGDIR
+#
+# For every fix named in tests/prove-fixes (patches of the "fixes" mail
+# series): take it out of the fully patched tree SRC, rebuild OBJ
+# incrementally, boot the whole suite (INITRAMFS) on SMP vCPUs, and put
+# it back.  Then boot the full series once more, and let
+# tools/prove-report.py judge: each fix's tests must fail without it and
+# pass with the series, and nothing else may fail.
+#
+# "Without the fix" is the series with that one commit reverted by git
+# (three-way, so later patches that touch the same lines stay): the
+# commits come from `make export`'s work tree.  The files the revert
+# changes are copied into SRC and restored from the series afterwards,
+# also when this script is interrupted.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+src=${1:?usage: prove-fixes.sh SRC OBJ INITRAMFS SMP LOGDIR}
+obj=${2:?}
+initramfs=${3:?}
+smp=${4:?}
+logs=${5:?}
+load_pin
+expect=$PIFUTEX_ROOT/tests/prove-fixes
+work=$PIFUTEX_ROOT/build/export-work-$PIN_LINE
+bz=$obj/arch/x86/boot/bzImage
+[ -d "$work/.git" ] || die "$work missing (make export)"
+[ -r "$initramfs" ] || die "$initramfs missing (make initramfs)"
+mkdir -p "$logs"
+
+mapfile -t series < <(series_patches)
+n=${#series[@]}
+mapfile -t fixes < <(sed -e 's/#.*//' "$expect" | awk 'NF { print $1 }' | awk '!seen[$0]++')
+[ ${#fixes[@]} -gt 0 ] || die "$expect names no fix"
+fixes_group=$(series_mails | awk '$1 == "fixes" { print $2 }')
+
+# commit_of PATCH: the export work tree's commit of that patch.
+commit_of() {
+	local i
+	for ((i = 0; i < n; i++)); do
+		if [ "${series[$i]}" = "$1" ]; then
+			git -C "$work" rev-parse "HEAD~$((n - 1 - i))"
+			return
+		fi
+	done
+	die "$expect names $1, which is not in $SERIES_FILE"
+}
+
+# The work tree must hold this series: its HEAD is the last patch.
+[ "$(git -C "$work" log -1 --format=%s)" = "$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$PIFUTEX_ROOT/patches/${series[$((n - 1))]}")" ] ||
+	die "$work does not hold the current series (make export)"
+
+restore=()
+put_back() {
+	local f
+	for f in "${restore[@]}"; do
+		git -C "$work" show "HEAD:$f" >"$src/$f" && touch "$src/$f"
+	done
+	restore=()
+}
+trap 'put_back' EXIT
+
+boot() { # NAME: boot the kernel in OBJ, verdict in LOGDIR/NAME.json
+	"$PIFUTEX_ROOT/tools/run-qemu.sh" --kernel "$bz" --initrd "$initramfs" \
+		--smp "$smp" --mem "${MEM:-512M}" --timeout "${TIMEOUT:-1800}" \
+		--log "$logs/$1.log" >"$logs/$1.out" 2>&1 || true
+	[ -s "$logs/$1.json" ] || die "boot $1 left no verdict (see $logs/$1.out)"
+	tail -n 2 "$logs/$1.out" | sed "s/^/  $1: /"
+}
+
+reports=()
+for fix in "${fixes[@]}"; do
+	printf '%s\n' "$fixes_group" | grep -qxF "$fix" ||
+		die "$fix is not a patch of the \"fixes\" mail series"
+	sha=$(commit_of "$fix")
+	scratch=$PIFUTEX_ROOT/build/prove-revert-$PIN_LINE
+	rm -rf "$scratch"
+	# shellcheck disable=SC2046 # the directories the fix touches
+	git clone -q --shared --sparse "$work" "$scratch" 2>/dev/null &&
+		git -C "$scratch" sparse-checkout add $(sed -n 's|^+++ b/\(.*\)/[^/]*$|\1|p' \
+			"$PIFUTEX_ROOT/patches/$fix" | sort -u) ||
+		die "git clone of $work failed"
+	git -C "$scratch" -c user.name=prove -c user.email=prove@localhost \
+		revert --no-edit "$sha" >/dev/null ||
+		die "git revert of $fix does not apply on the series"
+	mapfile -t files < <(git -C "$scratch" diff --name-only HEAD~1 HEAD)
+	for f in "${files[@]}"; do
+		cmp -s "$work/$f" "$src/$f" ||
+			die "$src/$f is not the series' version (make patch)"
+	done
+	restore=("${files[@]}")
+	for f in "${files[@]}"; do
+		cp "$scratch/$f" "$src/$f"
+	done
+	rm -rf "$scratch"
+	name=prove-$PIN_LINE-without-${fix%%-*}
+	note "without $fix: ${files[*]}"
+	"$PIFUTEX_ROOT/tools/build-kernel.sh" "$src" "$obj" >"$logs/$name.build" 2>&1 ||
+		{ tail -n 20 "$logs/$name.build" >&2; die "the kernel without $fix does not build"; }
+	boot "$name"
+	put_back
+	reports+=("$fix=$logs/$name.json")
+done
+
+name=prove-$PIN_LINE-full
+"$PIFUTEX_ROOT/tools/build-kernel.sh" "$src" "$obj" >"$logs/$name.build" 2>&1 ||
+	{ tail -n 20 "$logs/$name.build" >&2; die "the full series does not build"; }
+boot "$name"
+python3 "$PIFUTEX_ROOT/tools/prove-report.py" "$expect" "$logs/$name.json" "${reports[@]}"

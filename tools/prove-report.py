@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge the boots of make prove-fixes.
+
+usage: prove-report.py EXPECT FULL.json PATCH=WITHOUT.json...
+
+EXPECT is tests/prove-fixes.  FULL.json is the verdict of the kernel with
+the whole series, each WITHOUT.json the verdict of a kernel with only
+PATCH missing (tools/verdict.py --json, which names every subtest).
+
+Prints one row per test named in EXPECT: whether it failed without its
+fix and passed with the series.  Exits 0 only if every such test did
+both, every other test passed on every kernel (a suite EXPECT marks
+"may" for a fix is not judged on that fix's kernel), and no boot showed
+a crash signature or a missing result.
+"""
+import json
+import sys
+
+
+def load_expect(path):
+    fails, may, order = {}, {}, []
+    with open(path, encoding='utf-8') as f:
+        for no, line in enumerate(f, 1):
+            line = line.split('#', 1)[0].strip()
+            if not line:
+                continue
+            parts = line.split()
+            if len(parts) != 3 or parts[1] not in ('fails', 'may'):
+                raise SystemExit(f'{path}:{no}: expected "PATCH fails '
+                                 f'SUITE:TEST" or "PATCH may SUITE"')
+            patch, kind, what = parts
+            if patch not in order:
+                order.append(patch)
+            if kind == 'fails':
+                if ':' not in what:
+                    raise SystemExit(f'{path}:{no}: {what} is not '
+                                     f'SUITE:TEST')
+                fails.setdefault(patch, []).append(tuple(what.split(':', 1)))
+            else:
+                may.setdefault(patch, set()).add(what)
+    return order, fails, may
+
+
+def results(verdict):
+    """{(suite, test): 'pass'|'fail'|'skip'}; a suite without subtests
+    is one test named after itself."""
+    out = {}
+    for s in verdict['suites']:
+        tests = s.get('tests')
+        if tests:
+            for name, res in tests.items():
+                out[(s['suite'], name)] = res
+        else:
+            out[(s['suite'], s['suite'])] = s['result']
+        if s['result'] == 'fail' and not any(
+                r == 'fail' for r in (tests or {}).values()):
+            out[(s['suite'], '(suite)')] = 'fail'
+    return out
+
+
+def judge(expect, full, without):
+    """Returns (rows, problems).  without: {patch: verdict}."""
+    order, fails, may = expect
+    problems = []
+    rows = []
+    full_res = results(full)
+    for p in full.get('problems', []):
+        problems.append(f'full series: {p}')
+    for key, res in sorted(full_res.items()):
+        if res == 'fail':
+            problems.append(f'full series: {key[0]}:{key[1]} failed')
+    for patch in order:
+        if patch not in without:
+            problems.append(f'{patch}: no boot without it')
+            continue
+        res = results(without[patch])
+        for p in without[patch].get('problems', []):
+            problems.append(f'without {patch}: {p}')
+        named = set(fails.get(patch, []))
+        for suite, test in fails.get(patch, []):
+            w = res.get((suite, test), 'missing')
+            f = full_res.get((suite, test), 'missing')
+            ok = w == 'fail' and f == 'pass'
+            rows.append((patch, f'{suite}:{test}', w, f, ok))
+            if not ok:
+                problems.append(f'{suite}:{test}: {w} without {patch}, '
+                                f'{f} with the series (want fail, pass)')
+        for (suite, test), r in sorted(res.items()):
+            if r != 'fail' or (suite, test) in named:
+                continue
+            if suite in may.get(patch, set()):
+                rows.append((patch, f'{suite} (may fail)', 'fail',
+                             full_res.get((suite, test), 'missing'), True))
+                continue
+            problems.append(f'without {patch}: {suite}:{test} failed '
+                            f'but is not named for it')
+    return rows, problems
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    expect = load_expect(argv[1])
+    with open(argv[2], encoding='utf-8') as f:
+        full = json.load(f)
+    without = {}
+    for arg in argv[3:]:
+        patch, _, path = arg.partition('=')
+        with open(path, encoding='utf-8') as f:
+            without[patch] = json.load(f)
+    rows, problems = judge(expect, full, without)
+    seen = set()
+    width = max([len(r[1]) for r in rows] + [10])
+    print(f'{"fix / test":<{width}}  {"without":>8} {"with":>6}')
+    for patch, test, w, f, ok in rows:
+        if patch not in seen:
+            seen.add(patch)
+            print(patch)
+        print(f'  {test:<{width - 2}}  {w:>8} {f:>6}'
+              f'{"" if ok else "  <- wrong"}')
+    for p in problems:
+        print(f'prove-fixes: {p}')
+    print(f'prove-fixes: {"PASS" if not problems else "FAIL"} '
+          f'({len(without)} fix(es), {len(rows)} row(s))')
+    return 0 if not problems else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
