@@ -6,13 +6,18 @@ usage: rt-random.py [--seed S] [--scenarios N] [--steps M] [--out DIR]
                     [--break-model]
 
 Each scenario resets the tester, gives the 8 threads random SCHED_FIFO
-priorities or SCHED_OTHER (nice 0), then runs M random steps: lock and
-lockint (no parking), trylock, unlock of a held mutex, signal to an
-interruptible waiter.  The host-side model knows who holds and who waits
-on what.  After every step the kernel state must settle, and then:
+priorities or SCHED_OTHER (nice 0) and a lock timeout of TIMEOUT_MS,
+then runs M random steps: lock and lockint (no parking), trylock,
+lockintdl (full deadlock detection in the kernel), locktimeout (waited
+for until it returns), unlock of a held mutex, signal to an
+interruptible waiter, and a new priority (SCHED_FIFO 1-99 or SCHED_OTHER)
+for a thread that is not waiting, which may hold mutexes.  The
+host-side model knows who holds and who waits on what.  After every
+step the kernel state must settle, and then:
 
   - each thread's held and blocked mutexes match the model, and its
-    return code is the predicted one (0, -EBUSY, -EINTR, -EDEADLK);
+    return code is the predicted one (0, -EBUSY, -EINTR, -EDEADLK,
+    -ETIMEDOUT);
   - a mutex released with waiters went to a waiter of the highest
     effective priority;
   - no thread is blocked on a free mutex, no mutex has two holders;
@@ -37,7 +42,13 @@ import time
 RUNNER = '/usr/share/pi-futex/rt-tester/rt-tester.py'
 NT = 8
 NM = 8
-EBUSY, EINTR, EDEADLK = 16, 4, 35
+EBUSY, EINTR, EDEADLK, ETIMEDOUT = 16, 4, 35, 110
+# locktimeout's timeout: long enough to be seen blocking under TCG is not
+# needed (the step waits for the result), short keeps scenarios fast.
+TIMEOUT_MS = 20
+LOCK_OPS = {'lock': 'locknowait', 'lockint': 'lockintnowait',
+            'trylock': 'trylock', 'lockdl': 'lockintdl',
+            'locktimeout': 'locktimeout'}
 
 
 def load_runner(path):
@@ -113,9 +124,9 @@ class Sim:
                 continue
             for m in range(NM):
                 if m not in holds[t]:
-                    ops += [('lock', t, m), ('lockint', t, m),
-                            ('trylock', t, m)]
-            ops += [('unlock', t, m) for m in sorted(holds[t])] * 6
+                    ops += [(op, t, m) for op in LOCK_OPS]
+            ops += [('unlock', t, m) for m in sorted(holds[t])] * 10
+            ops += [('prio', t, None)] * 4
         return ops
 
     def run(self, prios, steps, rng=None, nsteps=0):
@@ -125,6 +136,9 @@ class Sim:
         the first broken rule (with the steps so far in .steps).
         """
         self.rt.reset_all(self.t, 10)
+        for i in range(NT):
+            self.cmd(i, 'settimeout', TIMEOUT_MS)
+        self.settle()
         for i, p in enumerate(prios):
             if p > 0:
                 self.cmd(i, 'schedfifo', p)
@@ -139,9 +153,11 @@ class Sim:
             legal = self.choices(holds, waits)
             if rng:
                 op, th, m = rng.choice(legal)
+                if op == 'prio':
+                    m = rng.choice([0] + list(range(1, 100)))
             else:
                 op, th, m = next(todo)
-                if (op, th, m) not in legal:
+                if (op, th, None if op == 'prio' else m) not in legal:
                     continue
             done.append((op, th, m))
             self.steps = done
@@ -149,16 +165,18 @@ class Sim:
             self.waitlines.append(wl)
             before = s
             expect_ret = 0
-            if op in ('lock', 'lockint', 'trylock'):
+            if op in LOCK_OPS:
                 if waits[th] is not None or m in holds[th]:
                     raise Violation(f'step {n}: generator bug')
                 owner = next((o for o in range(NT) if m in holds[o]), None)
                 if op != 'trylock' and self.closes_cycle(th, m, holds, waits):
                     expect_ret = -EDEADLK
-                name = {'lock': 'locknowait', 'lockint': 'lockintnowait',
-                        'trylock': 'trylock'}[op]
-                self.cmd(th, name, m)
-                s = self.settle()
+                self.cmd(th, LOCK_OPS[op], m)
+                if op == 'locktimeout' and owner is not None:
+                    # Waited for: the timeout is the way it leaves.
+                    s = self.settle(lambda x: x[th]['O'] <= 0)
+                else:
+                    s = self.settle()
                 if op == 'trylock':
                     if owner is None:
                         holds[th].add(m)
@@ -167,8 +185,10 @@ class Sim:
                 elif expect_ret == 0:
                     if owner is None:
                         holds[th].add(m)
+                    elif op == 'locktimeout':
+                        expect_ret = -ETIMEDOUT
                     else:
-                        waits[th] = (m, op == 'lockint')
+                        waits[th] = (m, op in ('lockint', 'lockdl'))
                 if m in holds[th]:
                     wl += [f'W: locked:        {th}: {m}',
                            f'W: opcodeeq:      {th}: 0']
@@ -198,6 +218,14 @@ class Sim:
                     waits[new[0]] = None
                     wl.append(f'W: locked:        {new[0]}: {m}')
                 wl.append(f'W: unlocked:      {th}: {m}')
+            elif op == 'prio':
+                if m > 0:
+                    self.cmd(th, 'schedfifo', m)
+                else:
+                    self.cmd(th, 'schedother', 0)
+                s = self.settle(lambda x: x[th]['O'] <= 0)
+                norm[th] = m if m > 0 else -21
+                wl.append(f'W: opcodeeq:      {th}: 0')
             elif op == 'signal':
                 self.cmd(th, 'signal', 0)
                 # The waiter must have left the lock with its result.
@@ -269,13 +297,17 @@ def to_tst(prios, steps, waitlines, final, why):
     for i, p in enumerate(prios):
         if p > 0:
             lines.append(f'C: schedfifo:     {i}: {p}')
-    for i, p in enumerate(prios):
-        if p > 0:
-            lines.append(f'W: opcodeeq:      {i}: 0')
-    names = {'lock': 'locknowait', 'lockint': 'lockintnowait',
-             'trylock': 'trylock', 'unlock': 'unlock', 'signal': 'signal'}
+    for i in range(len(prios)):
+        lines.append(f'C: settimeout:    {i}: {TIMEOUT_MS}')
+    for i in range(len(prios)):
+        lines.append(f'W: opcodeeq:      {i}: 0')
+    names = dict(LOCK_OPS, unlock='unlock', signal='signal')
     for (op, t, m), wl in zip(steps, waitlines):
-        lines.append(f'C: {names[op] + ":":<15}{t}: {m}')
+        if op == 'prio':
+            name, m = ('schedfifo', m) if m > 0 else ('schedother', 0)
+        else:
+            name = names[op]
+        lines.append(f'C: {name + ":":<15}{t}: {m}')
         lines += wl
     if final:
         lines.append('# The check that failed:')
