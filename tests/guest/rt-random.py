@@ -11,7 +11,10 @@ then runs M random steps: lock and lockint (no parking), trylock,
 lockintdl (full deadlock detection in the kernel), locktimeout (waited
 for until it returns), unlock of a held mutex, signal to an
 interruptible waiter, and a new priority (SCHED_FIFO 1-99 or SCHED_OTHER)
-for a thread that is not waiting, which may hold mutexes.  The
+for a thread: through the tester's schedfifo/schedother command for a
+thread that is not waiting (holders included), through
+sched_setscheduler() on its kernel thread for a waiting one (the kernel
+then re-walks the chain from it, rt_mutex_adjust_pi()).  The
 host-side model knows who holds and who waits on what.  After every
 step the kernel state must settle, and then:
 
@@ -28,7 +31,9 @@ step the kernel state must settle, and then:
 
 A failing scenario is shrunk (steps removed one at a time while it still
 fails) and printed as a .tst reproducer (and written to DIR).  Output is
-KTAP: one line per 25 scenarios, then the counts.  --break-model makes
+KTAP: one line per 25 scenarios, then the counts.  A waiter's new
+priority has no tester opcode: the .tst names it in a comment, so such a
+reproducer is for reading, not for replaying.  --break-model makes
 the model ignore transitive boosts, to show that the checker catches and
 shrinks a violation.
 """
@@ -70,6 +75,28 @@ class Sim:
         self.t = tester
         self.break_model = break_model
         self.C = rt.COMMANDS
+
+    def pid(self, thread):
+        """The PID of tester thread @thread (kernel thread rttest<N>)."""
+        if not hasattr(self, 'pids'):
+            self.pids = {}
+            for d in os.listdir('/proc'):
+                try:
+                    with open(f'/proc/{d}/comm') as f:
+                        name = f.read().strip()
+                except (OSError, ValueError):
+                    continue
+                if name.startswith('rttest') and name[6:].isdigit():
+                    self.pids[int(name[6:])] = int(d)
+        return self.pids[thread]
+
+    def setprio(self, thread, p):
+        if p > 0:
+            os.sched_setscheduler(self.pid(thread), os.SCHED_FIFO,
+                                  os.sched_param(p))
+        else:
+            os.sched_setscheduler(self.pid(thread), os.SCHED_OTHER,
+                                  os.sched_param(0))
 
     def cmd(self, thread, name, data):
         err = self.t.write(thread, self.C[name], data)
@@ -121,6 +148,7 @@ class Sim:
             if waits[t] is not None:
                 if waits[t][1]:
                     ops += [('signal', t, 0)] * 3
+                ops += [('wprio', t, None)] * 2
                 continue
             for m in range(NM):
                 if m not in holds[t]:
@@ -153,11 +181,12 @@ class Sim:
             legal = self.choices(holds, waits)
             if rng:
                 op, th, m = rng.choice(legal)
-                if op == 'prio':
+                if op in ('prio', 'wprio'):
                     m = rng.choice([0] + list(range(1, 100)))
             else:
                 op, th, m = next(todo)
-                if (op, th, None if op == 'prio' else m) not in legal:
+                if (op, th, None if op in ('prio', 'wprio') else m) \
+                        not in legal:
                     continue
             done.append((op, th, m))
             self.steps = done
@@ -226,6 +255,10 @@ class Sim:
                 s = self.settle(lambda x: x[th]['O'] <= 0)
                 norm[th] = m if m > 0 else -21
                 wl.append(f'W: opcodeeq:      {th}: 0')
+            elif op == 'wprio':
+                self.setprio(th, m)
+                norm[th] = m if m > 0 else -21
+                s = self.settle(lambda x: x[th]['N'] == norm[th])
             elif op == 'signal':
                 self.cmd(th, 'signal', 0)
                 # The waiter must have left the lock with its result.
@@ -303,6 +336,12 @@ def to_tst(prios, steps, waitlines, final, why):
         lines.append(f'W: opcodeeq:      {i}: 0')
     names = dict(LOCK_OPS, unlock='unlock', signal='signal')
     for (op, t, m), wl in zip(steps, waitlines):
+        if op == 'wprio':
+            lines.append(f'# sched_setscheduler(rttest{t}, '
+                         f'{"SCHED_FIFO " + str(m) if m > 0 else "SCHED_OTHER"})'
+                         ' (no tester opcode)')
+            lines += wl
+            continue
         if op == 'prio':
             name, m = ('schedfifo', m) if m > 0 else ('schedother', 0)
         else:

@@ -200,3 +200,29 @@ class CheckAllTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class RtRandomTstTest(unittest.TestCase):
+    """rt-random.py's .tst reproducers name every kind of step."""
+
+    def test_to_tst_names_every_step(self):
+        import importlib.util
+        path = os.path.join(ROOT, 'tests', 'guest', 'rt-random.py')
+        spec = importlib.util.spec_from_file_location('rt_random', path)
+        rr = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(rr)
+        steps = [('lockdl', 0, 1), ('locktimeout', 1, 1), ('prio', 0, 0),
+                 ('prio', 1, 42), ('wprio', 2, 7), ('unlock', 0, 1)]
+        waitlines = [['W: blocked:       0: 1']] + [[] for _ in steps[1:]]
+        tst = rr.to_tst([5, 0, 9, 0, 0, 0, 0, 0], steps, waitlines,
+                        'T: prioeq:        0: 5', 'test').splitlines()
+        self.assertIn('C: settimeout:    7: 20', tst)
+        self.assertIn('C: lockintdl:     0: 1', tst)
+        self.assertIn('C: locktimeout:   1: 1', tst)
+        self.assertIn('C: schedother:    0: 0', tst)
+        self.assertIn('C: schedfifo:     1: 42', tst)
+        self.assertIn('# sched_setscheduler(rttest2, SCHED_FIFO 7) '
+                      '(no tester opcode)', tst)
+        self.assertEqual(tst[-1], 'T: prioeq:        0: 5')
+        self.assertEqual(tst.index('C: lockintdl:     0: 1') + 1,
+                         tst.index('W: blocked:       0: 1'))
