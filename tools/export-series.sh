@@ -227,7 +227,8 @@ apply-check)
 		fi
 	done
 	[ $diffs -eq 0 ] || die "$diffs file(s) differ between git am and quilt"
-	echo "apply-check: $n mail(s) of $(echo $groups | sed 's/ /, /g') applied with git am onto Linux $upstream ($PIN_VERSION); result identical to the quilt tree"
+	groups=$(printf '%s\n' "$groups" | paste -sd, | sed 's/,/, /g')
+	echo "apply-check: $n mail(s) of $groups applied with git am onto Linux $upstream ($PIN_VERSION); result identical to the quilt tree"
 	;;
 apply-fixes)
 	dir=${2:?usage: export-series.sh apply-fixes DIR}

@@ -78,11 +78,12 @@ for fix in "${fixes[@]}"; do
 	sha=$(commit_of "$fix")
 	scratch=$PIFUTEX_ROOT/build/prove-revert-$PIN_LINE
 	rm -rf "$scratch"
-	# shellcheck disable=SC2046 # the directories the fix touches
-	git clone -q --shared --sparse "$work" "$scratch" 2>/dev/null &&
-		git -C "$scratch" sparse-checkout add $(sed -n 's|^+++ b/\(.*\)/[^/]*$|\1|p' \
-			"$PIFUTEX_ROOT/patches/$fix" | sort -u) ||
+	git clone -q --shared --sparse "$work" "$scratch" 2>/dev/null ||
 		die "git clone of $work failed"
+	# shellcheck disable=SC2046 # the directories the fix touches
+	git -C "$scratch" sparse-checkout add $(sed -n 's|^+++ b/\(.*\)/[^/]*$|\1|p' \
+		"$PIFUTEX_ROOT/patches/$fix" | sort -u) ||
+		die "git sparse-checkout in $scratch failed"
 	git -C "$scratch" -c user.name=prove -c user.email=prove@localhost \
 		revert --no-edit "$sha" >/dev/null ||
 		die "git revert of $fix does not apply on the series"

@@ -76,6 +76,9 @@ def judge(expect, full, without):
             continue
         res = results(without[patch])
         for p in without[patch].get('problems', []):
+            # A suite that may fail may also stop short of its plan.
+            if any(f'suite {s} planned' in p for s in may.get(patch, ())):
+                continue
             problems.append(f'without {patch}: {p}')
         named = set(fails.get(patch, []))
         for suite, test in fails.get(patch, []):
@@ -113,12 +116,12 @@ def main(argv):
     rows, problems = judge(expect, full, without)
     seen = set()
     width = max([len(r[1]) for r in rows] + [10])
-    print(f'{"fix / test":<{width}}  {"without":>8} {"with":>6}')
+    print(f'{"fix / test":<{width + 2}}  {"without":>8} {"with":>6}')
     for patch, test, w, f, ok in rows:
         if patch not in seen:
             seen.add(patch)
             print(patch)
-        print(f'  {test:<{width - 2}}  {w:>8} {f:>6}'
+        print(f'  {test:<{width}}  {w:>8} {f:>6}'
               f'{"" if ok else "  <- wrong"}')
     for p in problems:
         print(f'prove-fixes: {p}')

@@ -596,8 +596,17 @@ class ProveReportTest(unittest.TestCase):
                                              random='fail'),
             '0003-fix-b.patch': self.verdict({'t_a': 'pass', 't_b': 'fail'}),
         }
+        # A suite that may fail stops at its first failure, short of
+        # its plan.
+        without['0001-fix-a.patch']['problems'] = [
+            'log:9: suite random planned 8 tests but reported 2']
         rows, problems = self.run_report(full, without)
         self.assertEqual(problems, [])
+        without['0003-fix-b.patch']['problems'] = [
+            'log:9: suite random planned 8 tests but reported 2']
+        _, problems = self.run_report(full, without)
+        self.assertEqual(problems, ['without 0003-fix-b.patch: log:9: suite '
+                                    'random planned 8 tests but reported 2'])
         self.assertIn(('0001-fix-a.patch', 'boost:t_a', 'fail', 'pass',
                        True), rows)
 
