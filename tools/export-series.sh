@@ -68,29 +68,11 @@ fresh_clone() {
 		die "git sparse-checkout in $1 failed"
 }
 
-# The identity the patch files carry, and the one the mails get.
-project_id="Pi Futex Developers <pi-futex@example.org>"
-dco_identity() {
-	local name email
-	if [ -n "${PIFUTEX_DCO:-}" ]; then
-		case $PIFUTEX_DCO in
-		*' <'*@*'>') printf '%s\n' "$PIFUTEX_DCO"; return ;;
-		*) die "PIFUTEX_DCO='$PIFUTEX_DCO' is not \"Name <address>\"" ;;
-		esac
-	fi
-	name=$(git config user.name 2>/dev/null || true)
-	email=$(git config user.email 2>/dev/null || true)
-	if [ -n "$name" ] && [ -n "$email" ]; then
-		printf '%s <%s>\n' "$name" "$email"
-	else
-		printf '%s\n' "$project_id"
-	fi
-}
-
 case $mode in
 export)
 	import_base
 	dco=$(dco_identity)
+	project_id=$PIFUTEX_PROJECT_ID
 	[ "$dco" != "$project_id" ] ||
 		note "mails are signed off by the project identity; set DCO='Name <address>' or git's user.name/user.email"
 	work=$build/export-work-$PIN_LINE

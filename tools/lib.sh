@@ -136,6 +136,27 @@ series_mails() {
 		END { exit bad }' "$SERIES_FILE"
 }
 
+# The identity the patch files carry; dco_identity prints the one the
+# exported mails get instead: $PIFUTEX_DCO ("Name <address>"), else git's
+# user.name and user.email, else the project identity.
+PIFUTEX_PROJECT_ID="Pi Futex Developers <pi-futex@example.org>"
+dco_identity() {
+	local name email
+	if [ -n "${PIFUTEX_DCO:-}" ]; then
+		case $PIFUTEX_DCO in
+		*' <'*@*'>') printf '%s\n' "$PIFUTEX_DCO"; return ;;
+		*) die "DCO='$PIFUTEX_DCO' is not \"Name <address>\"" ;;
+		esac
+	fi
+	name=$(git config user.name 2>/dev/null || true)
+	email=$(git config user.email 2>/dev/null || true)
+	if [ -n "$name" ] && [ -n "$email" ]; then
+		printf '%s <%s>\n' "$name" "$email"
+	else
+		printf '%s\n' "$PIFUTEX_PROJECT_ID"
+	fi
+}
+
 # series_files: every path a patch of the series changes or creates.
 series_files() {
 	local p

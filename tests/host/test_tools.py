@@ -642,3 +642,52 @@ class ProveReportTest(unittest.TestCase):
         }
         _, problems = self.run_report(full, without)
         self.assertIn('full series: boost:t_a failed', problems)
+
+
+class MailIdentityTest(unittest.TestCase):
+    """tools/lib.sh: dco_identity and series_mails."""
+
+    def sh(self, script, **env):
+        home = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, home)
+        gitconfig = os.path.join(home, 'gitconfig')
+        open(gitconfig, 'w').close()
+        e = dict(os.environ, HOME=home, GIT_CONFIG_GLOBAL=gitconfig,
+                 GIT_CONFIG_NOSYSTEM='1')
+        e.pop('PIFUTEX_DCO', None)
+        e.update(env)
+        lib = os.path.join(ROOT, 'tools', 'lib.sh')
+        return subprocess.run(['bash', '-c', f'. {lib}; {script}'],
+                              env=e, capture_output=True, text=True,
+                              cwd=home)
+
+    def test_dco_from_variable_git_or_project(self):
+        p = self.sh('dco_identity', PIFUTEX_DCO='Ada L <ada@example.com>')
+        self.assertEqual(p.stdout, 'Ada L <ada@example.com>\n')
+        p = self.sh('dco_identity', PIFUTEX_DCO='just a name')
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('is not "Name <address>"', p.stderr)
+        p = self.sh('git config --global user.name "Bo B"; '
+                    'git config --global user.email bo@example.com; '
+                    'dco_identity')
+        self.assertEqual(p.stdout, 'Bo B <bo@example.com>\n')
+        p = self.sh('dco_identity')
+        self.assertEqual(p.stdout,
+                         'Pi Futex Developers <pi-futex@example.org>\n')
+
+    def test_series_mails_groups_and_rejects_unmarked(self):
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        good = os.path.join(d, 'good')
+        with open(good, 'w') as f:
+            f.write('# head\n# mail: fixes\na.patch\nb.patch\n'
+                    '# mail: tester\nc.patch\n# mail: -\nz.patch\n')
+        p = self.sh('series_mails', SERIES_FILE=good)
+        self.assertEqual(p.stdout, 'fixes a.patch\nfixes b.patch\n'
+                                   'tester c.patch\n')
+        bad = os.path.join(d, 'bad')
+        with open(bad, 'w') as f:
+            f.write('a.patch\n# mail: fixes\nb.patch\n')
+        p = self.sh('series_mails', SERIES_FILE=bad)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('a.patch comes before any "# mail:" line', p.stderr)
