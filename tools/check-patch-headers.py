@@ -11,6 +11,7 @@ with lines of at most 75 columns; a Signed-off-by: before the "---" line;
 a diffstat after it.  The localversion patch must be the last one.
 Prints one line per problem and exits 1 if there is any.
 """
+import os
 import re
 import sys
 
@@ -109,7 +110,7 @@ def main(argv):
             if subject in subjects:
                 problems.append(f'{name}: same subject as {subjects[subject]}')
             subjects[subject] = name
-        if not re.match(r'^\d{4}-[a-z0-9-]+\.patch$', name):
+        if not re.match(r'^\d{4}-[a-z0-9-]+\.patch$', os.path.basename(name)):
             problems.append(f'{name}: not named NNNN-subsys-summary.patch')
     if names and 'localversion' not in names[-1]:
         problems.append(f'the localversion patch is not last in {series}')

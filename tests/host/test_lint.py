@@ -80,6 +80,21 @@ class HeaderTest(unittest.TestCase):
             self.assertEqual(rc, 1, msg)
             self.assertIn(msg, out)
 
+    def test_pin_directory_and_bad_names(self):
+        # A pin's own version of a patch lives in patches/<line>/.
+        os.mkdir(os.path.join(self.tmp, '6.12'))
+        rc, out = self.run_check([
+            ('6.12/0001-locking-do-a-thing.patch', GOOD),
+            ('9999-kbuild-add-localversion.patch',
+             GOOD.replace('Do a thing', 'Add localversion'))])
+        self.assertEqual(rc, 0, out)
+        rc, out = self.run_check([
+            ('6.12/locking-do-a-thing.patch', GOOD),
+            ('9999-kbuild-add-localversion.patch',
+             GOOD.replace('Do a thing', 'Add localversion'))])
+        self.assertEqual(rc, 1)
+        self.assertIn('not named NNNN-subsys-summary.patch', out)
+
     def test_duplicate_subject_and_order(self):
         rc, out = self.run_check([
             ('9999-kbuild-add-localversion.patch', GOOD),
