@@ -68,6 +68,20 @@ fresh_clone() {
 		die "git sparse-checkout in $1 failed"
 }
 
+# am_mails WORK DIR: `git am` the mails of DIR (not its cover letter) in
+# WORK, in order; adds their number to $n.
+am_mails() {
+	local f
+	[ -f "$2/0000-cover-letter.patch" ] || die "no exported series in $2 (make export)"
+	for f in "$2"/0[0-9][0-9][0-9]-*.patch; do
+		[ "$(basename "$f")" = 0000-cover-letter.patch ] && continue
+		(cd "$1" && git am -q "$f") ||
+			{ (cd "$1" && git am --abort) || true
+			  die "git am of ${f#"$out"/} failed on Linux $upstream ($PIN_VERSION)"; }
+		n=$((n + 1))
+	done
+}
+
 case $mode in
 export)
 	import_base
@@ -88,16 +102,13 @@ export)
 	mails=$(series_mails) || die "bad \"# mail:\" lines in $SERIES_FILE"
 	groups=$(printf '%s\n' "$mails" | awk '!seen[$1]++ { print $1 }')
 	# The commit of the series' i-th patch (1-based) is HEAD~(n-i).
-	index_of() {
-		series_patches | grep -nxF "$1" | cut -d: -f1
-	}
 	rm -rf "$out" && mkdir -p "$out"
 	# get_maintainer.pl wants a whole tree: the quilt-patched one, which
 	# apply-check proves identical to what git am makes.
 	for g in $groups; do
 		names=$(printf '%s\n' "$mails" | awk -v g="$g" '$1 == g { print $2 }')
-		first=$(index_of "$(printf '%s\n' "$names" | head -n1)")
-		last=$(index_of "$(printf '%s\n' "$names" | tail -n1)")
+		first=$(series_index "$(printf '%s\n' "$names" | head -n1)")
+		last=$(series_index "$(printf '%s\n' "$names" | tail -n1)")
 		[ "$((last - first + 1))" -eq "$(printf '%s\n' "$names" | wc -l)" ] ||
 			die "the patches of mail series $g are not contiguous in $SERIES_FILE"
 		blurb=$PIFUTEX_ROOT/patches/cover-letter-$g.txt
@@ -189,15 +200,7 @@ apply-check)
 	fresh_clone "$work"
 	n=0
 	for g in $groups; do
-		[ -f "$out/$g/0000-cover-letter.patch" ] ||
-			die "no exported series in $out/$g (make export)"
-		for f in "$out/$g"/0[0-9][0-9][0-9]-*.patch; do
-			[ "$(basename "$f")" = 0000-cover-letter.patch ] && continue
-			(cd "$work" && git am -q "$f") ||
-				{ (cd "$work" && git am --abort) || true
-				  die "git am of $g/$(basename "$f") failed on a clean import"; }
-			n=$((n + 1))
-		done
+		am_mails "$work" "$out/$g"
 	done
 	# The result must be the quilt-patched tree, file for file.
 	[ -d "$src" ] || die "$src missing (make patch)"
@@ -214,22 +217,13 @@ apply-check)
 	;;
 apply-fixes)
 	dir=${2:?usage: export-series.sh apply-fixes DIR}
-	[ -f "$dir/0000-cover-letter.patch" ] || die "no exported series in $dir (make export)"
 	import_base
+	# This pin's series carries the same fixes, so its directories are
+	# the ones the mails touch.
 	work=$build/apply-fixes-$PIN_LINE
-	rm -rf "$work"
-	git clone -q --shared --sparse "$base" "$work" ||
-		die "git clone of $base failed"
+	fresh_clone "$work"
 	n=0
-	for f in "$dir"/0[0-9][0-9][0-9]-*.patch; do
-		[ "$(basename "$f")" = 0000-cover-letter.patch ] && continue
-		# shellcheck disable=SC2046 # the directories the mail touches
-		(cd "$work" && git sparse-checkout add $(sed -n 's|^+++ b/\(.*\)/[^/]*$|\1|p' "$f" | sort -u) &&
-			git am -q "$f") ||
-			{ (cd "$work" && git am --abort) || true
-			  die "git am of $(basename "$f") failed on Linux $upstream ($PIN_VERSION)"; }
-		n=$((n + 1))
-	done
+	am_mails "$work" "$dir"
 	echo "apply-fixes: $n mail(s) of $dir applied with git am onto Linux $upstream ($PIN_VERSION)"
 	;;
 *)

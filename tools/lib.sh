@@ -157,13 +157,22 @@ dco_identity() {
 	fi
 }
 
+# series_index PATCH: the 1-based position of PATCH in the pin's series.
+series_index() {
+	series_patches | grep -nxF "$1" | cut -d: -f1
+}
+
+# patch_files FILE...: every path the patch files change or create.
+patch_files() {
+	sed -n -e 's|^--- a/\([^[:space:]]*\).*|\1|p' \
+		-e 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$@" | sort -u
+}
+
 # series_files: every path a patch of the series changes or creates.
 series_files() {
 	local p
 	for p in $(series_patches); do
-		sed -n -e 's|^--- a/\([^[:space:]]*\).*|\1|p' \
-			-e 's|^+++ b/\([^[:space:]]*\).*|\1|p' \
-			"${PATCHES_DIR:-$PIFUTEX_ROOT/patches}/$p"
+		patch_files "${PATCHES_DIR:-$PIFUTEX_ROOT/patches}/$p"
 	done | sort -u
 }
 

@@ -37,16 +37,13 @@ mapfile -t fixes < <(sed -e 's/#.*//' "$expect" | awk 'NF { print $1 }' | awk '!
 [ ${#fixes[@]} -gt 0 ] || die "$expect names no fix"
 fixes_group=$(series_mails | awk '$1 == "fixes" { print $2 }')
 
-# commit_of PATCH: the export work tree's commit of that patch.
+# commit_of PATCH: the export work tree's commit of that patch (the
+# series' i-th patch is HEAD~(n-i)).
 commit_of() {
 	local i
-	for ((i = 0; i < n; i++)); do
-		if [ "${series[$i]}" = "$1" ]; then
-			git -C "$work" rev-parse "HEAD~$((n - 1 - i))"
-			return
-		fi
-	done
-	die "$expect names $1, which is not in $SERIES_FILE"
+	i=$(series_index "$1")
+	[ -n "$i" ] || die "$expect names $1, which is not in $SERIES_FILE"
+	git -C "$work" rev-parse "HEAD~$((n - i))"
 }
 
 # The work tree must hold this series: its HEAD is the last patch.
@@ -81,8 +78,8 @@ for fix in "${fixes[@]}"; do
 	git clone -q --shared --sparse "$work" "$scratch" 2>/dev/null ||
 		die "git clone of $work failed"
 	# shellcheck disable=SC2046 # the directories the fix touches
-	git -C "$scratch" sparse-checkout add $(sed -n 's|^+++ b/\(.*\)/[^/]*$|\1|p' \
-		"$PIFUTEX_ROOT/patches/$fix" | sort -u) ||
+	git -C "$scratch" sparse-checkout add $(patch_files "$PIFUTEX_ROOT/patches/$fix" |
+		xargs -r -n1 dirname | sort -u) ||
 		die "git sparse-checkout in $scratch failed"
 	git -C "$scratch" -c user.name=prove -c user.email=prove@localhost \
 		revert --no-edit "$sha" >/dev/null ||
