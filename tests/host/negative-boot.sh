@@ -21,7 +21,7 @@ mkdir -p "$work"
 cat >"$work/runlist" <<'LIST'
 sanity 60 /usr/share/pi-futex/tests/sanity.sh
 canned-failure 30 /usr/share/pi-futex/tests/canned-failing-suite.sh
-rt-random-broken 600 python3 /usr/share/pi-futex/tests/rt-random.py --break-model --seed 100 --scenarios 1 --steps 20
+rt-random-broken 600 python3 /usr/share/pi-futex/tests/rt-random.py --break-model --seed 100 --scenarios 1 --steps 20 --dl-pct 0
 LIST
 "$root/tools/mkinitramfs.sh" --src "$src" \
 	--release "$obj/include/config/kernel.release" --bindir "$guestbin" \

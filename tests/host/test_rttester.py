@@ -79,10 +79,11 @@ class RunnerTest(unittest.TestCase):
 
     def test_command_is_written_in_decimal(self):
         rc, out = self.run_tester('C: lock: 1: 0\nC: schedfifo: 2: 80\n'
-                                  'C: 42: 3: -7\n')
+                                  'C: 42: 3: -7\nC: scheddl: 4: 10000\n')
         self.assertEqual(rc, 0, out)
         self.assertIn('Pass', out)
-        for t, want in ((1, '3:0\n'), (2, '2:80\n'), (3, '42:-7\n')):
+        for t, want in ((1, '3:0\n'), (2, '2:80\n'), (3, '42:-7\n'),
+                        (4, '16:10000\n')):
             path = os.path.join(self.sysfs, f'rttest{t}', 'command')
             with open(path) as f:
                 self.assertEqual(f.read(), want)
@@ -212,17 +213,38 @@ class RtRandomTstTest(unittest.TestCase):
         rr = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(rr)
         steps = [('lockdl', 0, 1), ('locktimeout', 1, 1), ('prio', 0, 0),
-                 ('prio', 1, 42), ('wprio', 2, 7), ('unlock', 0, 1)]
+                 ('prio', 1, 42), ('wprio', 2, 7), ('unlock', 0, 1),
+                 ('prio', 3, 1000), ('wprio', 4, 100000)]
         waitlines = [['W: blocked:       0: 1']] + [[] for _ in steps[1:]]
-        tst = rr.to_tst([5, 0, 9, 0, 0, 0, 0, 0], steps, waitlines,
+        tst = rr.to_tst([5, 0, 9, 0, 0, 10000, 0, 0], steps, waitlines,
                         'T: prioeq:        0: 5', 'test').splitlines()
+        self.assertIn('C: scheddl:       5: 10000', tst)
+        self.assertIn('C: scheddl:       3: 1000', tst)
+        self.assertIn('# sched_setattr(rttest4, SCHED_DEADLINE 100000 us) '
+                      '(no tester opcode)', tst)
         self.assertIn('C: settimeout:    7: 20', tst)
         self.assertIn('C: lockintdl:     0: 1', tst)
         self.assertIn('C: locktimeout:   1: 1', tst)
         self.assertIn('C: schedother:    0: 0', tst)
         self.assertIn('C: schedfifo:     1: 42', tst)
-        self.assertIn('# sched_setscheduler(rttest2, SCHED_FIFO 7) '
+        self.assertIn('# sched_setattr(rttest2, SCHED_FIFO 7) '
                       '(no tester opcode)', tst)
         self.assertEqual(tst[-1], 'T: prioeq:        0: 5')
         self.assertEqual(tst.index('C: lockintdl:     0: 1') + 1,
                          tst.index('W: blocked:       0: 1'))
+
+    def test_policies(self):
+        import importlib.util
+        import random
+        path = os.path.join(ROOT, 'tests', 'guest', 'rt-random.py')
+        spec = importlib.util.spec_from_file_location('rt_random', path)
+        rr = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(rr)
+        self.assertEqual([rr.uprio(p) for p in (0, 1, 99, 1000, 100000)],
+                         [-21, 1, 99, 100, 100])
+        rng = random.Random(1)
+        picks = [rr.pick_policy(rng) for _ in range(2000)]
+        dl = [p for p in picks if p >= 1000]
+        self.assertTrue(set(dl) <= set(rr.DL_PERIODS))
+        self.assertTrue(200 < len(dl) < 400, len(dl))
+        self.assertTrue(all(0 <= p <= 99 for p in picks if p < 1000))
