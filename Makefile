@@ -43,6 +43,7 @@ endif
 
 .PHONY: help deps fetch kernel patch config initramfs guest-bins selftests run check \
 	lint export apply-check bisect-check bench bench-guest stress matrix check-full \
+	campaign \
 	check-host check-negative shell clean distclean repin prove-fixes
 
 help:
@@ -67,6 +68,7 @@ help:
 	@echo "                  git am the fixes onto every other pin"
 	@echo "  make bisect-check build the kernel after each patch in turn"
 	@echo "  make stress     rt-random 2000x50, futex-stress 60 s, bad-input 200000 calls"
+	@echo "  make campaign   rt-random alone: SCENARIOS=N from SEED=S, DL_PCT=P"
 	@echo "  make bench      PI fast path / hand-off / inversion on the host and on every"
 	@echo "                  pin (BENCH_PINS), one table and plots in build/bench/"
 	@echo "  make repin      move pins/KERNEL to the newest served version of its line"
@@ -182,6 +184,26 @@ stress: initramfs
 		--initrd $(BUILD)/initramfs-stress-$(KERNEL).cpio.gz --smp $(SMP) \
 		--mem $(MEM) --timeout 7200 $(if $(APPEND),--append "$(APPEND)") \
 		--log $(LOGS)/stress-$(KERNEL)-$(FLAVOUR)-smp$(SMP).log
+
+# Not part of check: rt-random alone, SCENARIOS x 50 steps from SEED on SMP
+# vCPUs, DL_PCT percent SCHED_DEADLINE picks; the log is
+# build/logs/campaign-KERNEL-FLAVOUR-smpSMP-seedSEED.log.
+SEED      ?= 1
+SCENARIOS ?= 2000
+DL_PCT    ?= 0
+CAMPAIGN  := campaign-$(KERNEL)-$(FLAVOUR)-smp$(SMP)-seed$(SEED)
+campaign: initramfs
+	@mkdir -p $(LOGS)
+	@echo "rt-random $$(($(SCENARIOS) * 4 + 600)) python3 /usr/share/pi-futex/tests/rt-random.py --seed $(SEED) --scenarios $(SCENARIOS) --steps 50 --dl-pct $(DL_PCT)" \
+		>$(BUILD)/runlist-$(CAMPAIGN)
+	@$(STAGE) campaign-initramfs $(ROOT)/tools/mkinitramfs.sh --src $(SRC) \
+		--release $(OBJ)/include/config/kernel.release \
+		--bindir $(GUESTBIN) --runlist $(BUILD)/runlist-$(CAMPAIGN) \
+		--out $(BUILD)/initramfs-$(CAMPAIGN).cpio.gz
+	@$(STAGE) $(CAMPAIGN) $(ROOT)/tools/run-qemu.sh --kernel $(BZIMAGE) \
+		--initrd $(BUILD)/initramfs-$(CAMPAIGN).cpio.gz --smp $(SMP) \
+		--mem $(MEM) --timeout $$(($(SCENARIOS) * 4 + 900)) \
+		$(if $(APPEND),--append "$(APPEND)") --log $(LOGS)/$(CAMPAIGN).log
 
 # Not part of check: absolute numbers under TCG mean little, the ratios
 # are the result.  The host and every pin of BENCH_PINS, one table and one
