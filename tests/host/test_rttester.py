@@ -248,3 +248,12 @@ class RtRandomTstTest(unittest.TestCase):
         self.assertTrue(set(dl) <= set(rr.DL_PERIODS))
         self.assertTrue(200 < len(dl) < 400, len(dl))
         self.assertTrue(all(0 <= p <= 99 for p in picks if p < 1000))
+        # A SCHED_FIFO 10 task boosted to deadline (P 100): known bugs 4
+        # (to a non-deadline policy) and 5 (made deadline while waiting).
+        boosted = {'P': 100}
+        self.assertEqual(rr.known_bug('prio', boosted, 10, 30), 4)
+        self.assertEqual(rr.known_bug('wprio', boosted, 10, 0), 4)
+        self.assertEqual(rr.known_bug('wprio', boosted, 10, 10000), 5)
+        self.assertEqual(rr.known_bug('prio', boosted, 10, 10000), 0)
+        self.assertEqual(rr.known_bug('prio', boosted, 100, 30), 0)
+        self.assertEqual(rr.known_bug('wprio', {'P': 50}, 10, 10000), 0)
