@@ -32,7 +32,10 @@ then:
   - every thread's effective priority equals the maximum of its normal
     priority and the effective priorities of the threads blocked on the
     mutexes it holds (transitively, since those are checked too); in
-    particular a released thread is back at exactly its normal priority.
+    particular a released thread is back at exactly its normal priority;
+  - with --dl-pct, once every thread is back to SCHED_OTHER (and a while
+    longer than any period), the deadline bandwidth allocated in the root
+    domain is what it was before the scenario (dl_allocated()).
 
 A failing scenario is shrunk (steps removed one at a time while it still
 fails) and printed as a .tst reproducer (and written to DIR).  Output is
@@ -53,6 +56,10 @@ import time
 
 RUNNER = '/usr/share/pi-futex/rt-tester/rt-tester.py'
 SETATTR = '/usr/share/pi-futex/bin/sched-setattr'
+RT_RUNTIME = '/proc/sys/kernel/sched_rt_runtime_us'
+# Longer than any DL_PERIODS: a task that left SCHED_DEADLINE has given its
+# bandwidth back by then (its 0-lag time is before its deadline).
+DL_SETTLE_S = 0.25
 NT = 8
 NM = 8
 EBUSY, EINTR, EDEADLK, ETIMEDOUT = 16, 4, 35, 110
@@ -95,15 +102,23 @@ def policy_name(policy):
     return f'SCHED_FIFO {policy}' if policy > 0 else 'SCHED_OTHER'
 
 
-def known_bug(op, status, norm, policy):
+def known_bug(op, status, norm, policy, left_dl_boosted=False):
     """The README's "Bugs found" number of a known kernel bug that this
-    policy change of a task boosted to SCHED_DEADLINE by a PI waiter,
-    without that policy itself, would hit, or 0.  4: a move to another
+    policy change would hit, or 0.  Of a task boosted to SCHED_DEADLINE by
+    a PI waiter, without that policy itself: 4, a move to another
     non-deadline policy fails with EBUSY (__sched_setscheduler() runs
-    sched_dl_overflow() because dl_task() is true).  5: made
-    SCHED_DEADLINE while it sleeps (a waiter), its bandwidth never
-    reaches the runqueue's this_bw and 7.3 WARNs when it wakes.  Such
+    sched_dl_overflow() because dl_task() is true); 5, made SCHED_DEADLINE
+    while it sleeps (a waiter), its bandwidth never reaches the
+    runqueue's this_bw and 7.3 WARNs when it wakes.  6: a SCHED_DEADLINE
+    task given another policy while it sleeps (a waiter) keeps its
+    bandwidth allocated for ever (7.3); so does one that left
+    SCHED_DEADLINE while a deadline waiter boosted it
+    (@left_dl_boosted) and comes back to it in the same boost.  Such
     steps are not generated, so that scenarios look for other bugs."""
+    if op == 'wprio' and norm == DL_PRIO and policy < 1000:
+        return 6
+    if left_dl_boosted and policy >= 1000:
+        return 6
     if status['P'] != DL_PRIO or norm == DL_PRIO:
         return 0
     if policy < 1000:
@@ -111,10 +126,53 @@ def known_bug(op, status, norm, policy):
     return 5 if op == 'wprio' else 0
 
 
+def rt_runtime(value=None):
+    """Read sched_rt_runtime_us, or write @value: 0, or the errno."""
+    if value is None:
+        with open(RT_RUNTIME) as f:
+            return int(f.read())
+    fd = os.open(RT_RUNTIME, os.O_WRONLY)
+    try:
+        os.write(fd, f'{value}\n'.encode())
+    except OSError as e:
+        return e.errno
+    finally:
+        os.close(fd)
+    return 0
+
+
+def dl_allocated():
+    """The deadline bandwidth allocated in the root domain, per CPU, in us
+    per second, to 1000 us: the smallest sched_rt_runtime_us the kernel
+    accepts, since sched_dl_global_validate() refuses (EBUSY) a limit
+    below what is allocated.  The limit is lowered only for the search,
+    while every tester thread is idle and SCHED_OTHER."""
+    orig = rt_runtime()
+    lo, hi = 0, orig
+    try:
+        while hi - lo > 1000:
+            mid = (lo + hi) // 2
+            err = rt_runtime(mid)
+            if err == 0:
+                hi = mid
+            elif err == EBUSY:
+                lo = mid
+            else:
+                raise Violation(f'{RT_RUNTIME} refused {mid}: '
+                                f'{os.strerror(err)}')
+    finally:
+        rt_runtime(orig)
+    return hi
+
+
 class Violation(Exception):
-    def __init__(self, msg, tst=None):
+    """A broken rule.  @kind tells the shrinker which failures count as
+    the same one: 'state' (status, priorities, return codes) or
+    'bandwidth' (the deadline bandwidth check)."""
+    def __init__(self, msg, tst=None, kind='state'):
         super().__init__(msg)
         self.tst = tst
+        self.kind = kind
 
 
 class Sim:
@@ -237,6 +295,9 @@ class Sim:
         the first broken rule (with the steps so far in .steps).
         """
         self.rt.reset_all(self.t, 10)
+        if self.dl_pct:
+            time.sleep(DL_SETTLE_S)
+            bw0 = dl_allocated()
         for i in range(NT):
             self.cmd(i, 'settimeout', TIMEOUT_MS)
         self.settle()
@@ -249,18 +310,25 @@ class Sim:
         norm = [uprio(p) for p in prios]
         holds = [set() for _ in range(NT)]
         waits = [None] * NT          # (mutex, interruptible)
+        # Threads that left SCHED_DEADLINE while a deadline waiter boosted
+        # them, for as long as one still does (known_bug()).
+        left_dl = set()
         done = []
         self.waitlines = []
         todo = iter(steps) if rng is None else None
         for n in range(nsteps if rng else len(steps)):
             legal = self.choices(holds, waits)
+            donor = [any(waits[w] and waits[w][0] in holds[t] and
+                         s[w]['P'] == DL_PRIO for w in range(NT))
+                     for t in range(NT)]
+            left_dl &= {t for t in range(NT) if donor[t]}
             if rng:
                 op, th, m = rng.choice(legal)
                 if op in ('prio', 'wprio'):
                     m = pick_policy(rng, self.dl_pct)
                     if known_bug(op, s[th], norm[th], m) and op == 'prio':
                         m = rng.choice(DL_PERIODS)
-                    if known_bug(op, s[th], norm[th], m):
+                    if known_bug(op, s[th], norm[th], m, th in left_dl):
                         continue
             else:
                 op, th, m = next(todo)
@@ -268,9 +336,12 @@ class Sim:
                         not in legal:
                     continue
                 if op in ('prio', 'wprio') and \
-                        known_bug(op, s[th], norm[th], m):
+                        known_bug(op, s[th], norm[th], m, th in left_dl):
                     continue
             done.append((op, th, m))
+            if op in ('prio', 'wprio') and donor[th] and \
+                    norm[th] == DL_PRIO and m < 1000:
+                left_dl.add(th)
             if self.trace:
                 # On the console before the step: a step that crashes the
                 # kernel is the last one shown.
@@ -356,6 +427,17 @@ class Sim:
                     expect_ret = -EINTR
                     wl.append(f'W: opcodeeq:      {th}: -4')
             self.check(n, op, th, m, s, norm, holds, waits, expect_ret)
+        if self.dl_pct:
+            # Every thread back to SCHED_OTHER: its deadline bandwidth
+            # must be free again.
+            self.rt.reset_all(self.t, 10)
+            time.sleep(DL_SETTLE_S)
+            bw1 = dl_allocated()
+            if bw1 > bw0:
+                raise Violation(f'deadline bandwidth allocated: {bw0} us/s '
+                                f'per CPU before the scenario, {bw1} after '
+                                'every thread went back to SCHED_OTHER',
+                                kind='bandwidth')
         return done
 
     def closes_cycle(self, th, m, holds, waits):
@@ -446,10 +528,12 @@ def to_tst(prios, steps, waitlines, final, why):
     return '\n'.join(lines) + '\n'
 
 
-def shrink(sim, prios, steps, budget):
+def shrink(sim, prios, steps, budget, kind):
     """Greedy removal of one step at a time, last first, while the replay
-    still fails; replays skip steps that became illegal.  The priorities
-    stay as generated."""
+    still fails the same @kind of rule (a leaked bandwidth stays leaked:
+    later replays may fail admission instead, which must not count);
+    replays skip steps that became illegal.  The priorities stay as
+    generated."""
     best = list(steps)
     tries = 0
     i = len(best) - 1
@@ -458,9 +542,10 @@ def shrink(sim, prios, steps, budget):
         tries += 1
         try:
             sim.run(prios, cand)
-        except Violation:
-            best = sim.steps
-            i = min(i, len(best))
+        except Violation as v:
+            if v.kind == kind:
+                best = sim.steps
+                i = min(i, len(best))
         i -= 1
     return best
 
@@ -505,7 +590,7 @@ def main():
                 fails += 1
                 steps = list(sim.steps)
                 print(f'# seed {seed}: {v}')
-                small = shrink(sim, prios, steps, a.shrink_budget)
+                small = shrink(sim, prios, steps, a.shrink_budget, v.kind)
                 final = None
                 try:
                     sim.run(prios, small)

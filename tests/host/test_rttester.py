@@ -257,3 +257,10 @@ class RtRandomTstTest(unittest.TestCase):
         self.assertEqual(rr.known_bug('prio', boosted, 10, 10000), 0)
         self.assertEqual(rr.known_bug('prio', boosted, 100, 30), 0)
         self.assertEqual(rr.known_bug('wprio', {'P': 50}, 10, 10000), 0)
+        # 6: a deadline waiter given another policy while it sleeps.
+        self.assertEqual(rr.known_bug('wprio', {'P': 100}, 100, 0), 6)
+        self.assertEqual(rr.known_bug('prio', {'P': 100}, 100, 0), 0)
+        self.assertEqual(rr.known_bug('wprio', {'P': 100}, 100, 1000), 0)
+        # ... and one back to deadline after leaving it while boosted.
+        self.assertEqual(rr.known_bug('prio', {'P': 100}, -21, 1000, True), 6)
+        self.assertEqual(rr.known_bug('prio', {'P': 100}, -21, 1000), 0)
