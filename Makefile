@@ -95,7 +95,7 @@ config: patch
 kernel: config
 	@$(STAGE) build $(ROOT)/tools/build-kernel.sh $(SRC) $(OBJ)
 
-$(GUESTBIN)/%: tests/guest/%.c tests/guest/task-stat.h
+$(GUESTBIN)/%: tests/guest/%.c tests/guest/task-stat.h tests/guest/sched-attr.h
 	@mkdir -p $(GUESTBIN)
 	@gcc -static -O2 -Wall -Werror -o $@ $< -lpthread
 

@@ -33,20 +33,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SCHED_DL	6
+#include "sched-attr.h"
+
 #define RT_RUNTIME	"/proc/sys/kernel/sched_rt_runtime_us"
 #define PERIOD_NS	(100 * 1000 * 1000ULL)
-
-struct attr {
-	uint32_t size;
-	uint32_t sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime;
-	uint64_t sched_deadline;
-	uint64_t sched_period;
-};
 
 static uint32_t stop_word;
 static volatile pid_t tid;
@@ -67,18 +57,6 @@ static void *sleeper(void *arg)
 static void stop_spinning(void)
 {
 	spin = 0;
-}
-
-static int setattr(int policy)
-{
-	struct attr a = { .size = sizeof(a), .sched_policy = policy };
-
-	if (policy == SCHED_DL) {
-		a.sched_period = PERIOD_NS;
-		a.sched_deadline = PERIOD_NS;
-		a.sched_runtime = PERIOD_NS / 20;
-	}
-	return syscall(SYS_sched_setattr, tid, &a, 0) ? errno : 0;
 }
 
 /* 0, or the errno of writing @v to sched_rt_runtime_us. */
@@ -127,13 +105,6 @@ static long allocated(void)
 	return hi;
 }
 
-static void msleep(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 int main(int argc, char **argv)
 {
 	long before, after;
@@ -153,13 +124,13 @@ int main(int argc, char **argv)
 	while (!tid)
 		msleep(1);
 	msleep(20);
-	e1 = setattr(SCHED_DL);
+	e1 = set_policy(tid, POLICY_DL, PERIOD_NS);
 	msleep(20);
 	if (!strcmp(argv[1], "slept")) {
 		stop_spinning();
 		msleep(300);
 	}
-	e2 = setattr(0);
+	e2 = set_policy(tid, POLICY_OTHER, 0);
 	printf("# sched_setattr(%s thread): SCHED_DEADLINE %s, SCHED_OTHER %s\n",
 	       argv[1], e1 ? strerror(e1) : "0", e2 ? strerror(e2) : "0");
 	/* Longer than the period: its 0-lag time has passed. */

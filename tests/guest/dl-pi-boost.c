@@ -30,20 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sched-attr.h"
 #include "task-stat.h"
-
-#define SCHED_DL	6
-
-struct attr {
-	uint32_t size;
-	uint32_t sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime;
-	uint64_t sched_deadline;
-	uint64_t sched_period;
-};
 
 static uint32_t lock_word, go_word;
 static volatile pid_t owner_tid, waiter_tid;
@@ -53,20 +41,6 @@ static int fifo_donor;
 static long futex(uint32_t *uaddr, int op, uint32_t val)
 {
 	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
-}
-
-static int setattr(pid_t tid, int policy, int prio, uint64_t period_ns)
-{
-	struct attr a = { .size = sizeof(a), .sched_policy = policy };
-
-	if (policy == SCHED_DL) {
-		a.sched_period = period_ns;
-		a.sched_deadline = period_ns;
-		a.sched_runtime = period_ns / 20;
-	} else {
-		a.sched_priority = prio;
-	}
-	return syscall(SYS_sched_setattr, tid, &a, 0) ? errno : 0;
 }
 
 static void *owner(void *arg)
@@ -86,8 +60,8 @@ static void *owner(void *arg)
 static void *waiter(void *arg)
 {
 	waiter_tid = gettid();
-	if (setattr(0, fifo_donor ? SCHED_FIFO : SCHED_DL, 50,
-		    10 * 1000 * 1000))
+	if (fifo_donor ? set_policy(0, POLICY_FIFO, 50) :
+			 set_policy(0, POLICY_DL, 10 * 1000 * 1000))
 		perror("waiter: sched_setattr");
 	if (futex(&lock_word, FUTEX_LOCK_PI, 0))
 		perror("waiter: FUTEX_LOCK_PI");
@@ -106,13 +80,6 @@ static long tainted(void)
 		fclose(f);
 	}
 	return v;
-}
-
-static void msleep(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
 }
 
 int main(int argc, char **argv)
@@ -157,12 +124,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!strcmp(argv[1], "setprio")) {
-		err = setattr(owner_tid, SCHED_FIFO, 30, 0);
+		err = set_policy(owner_tid, POLICY_FIFO, 30);
 		printf("# sched_setattr(owner, SCHED_FIFO 30): %s\n",
 		       err ? strerror(err) : "0");
 		ok = !err;
 	} else {
-		err = setattr(owner_tid, SCHED_DL, 0, 100 * 1000 * 1000);
+		err = set_policy(owner_tid, POLICY_DL, 100 * 1000 * 1000);
 		printf("# sched_setattr(owner, SCHED_DEADLINE 100 ms): %s\n",
 		       err ? strerror(err) : "0");
 		ok = !err;

@@ -21,22 +21,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#ifndef SCHED_DEADLINE
-#define SCHED_DEADLINE	6
-#endif
-#define DL_SHARE	20
-
-/* include/uapi/linux/sched/types.h, first version (48 bytes). */
-struct attr {
-	uint32_t size;
-	uint32_t sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime;
-	uint64_t sched_deadline;
-	uint64_t sched_period;
-};
+#include "sched-attr.h"
 
 static long number(const char *s, long lo, long hi, const char *what)
 {
@@ -55,7 +40,7 @@ static long number(const char *s, long lo, long hi, const char *what)
 
 int main(int argc, char **argv)
 {
-	struct attr a = { .size = sizeof(a) };
+	int policy, err;
 	long pid, v;
 
 	if (argc != 4) {
@@ -64,24 +49,22 @@ int main(int argc, char **argv)
 	}
 	pid = number(argv[1], 1, INT32_MAX, "pid");
 	if (!strcmp(argv[2], "other")) {
-		a.sched_policy = 0;	/* SCHED_OTHER */
-		a.sched_nice = number(argv[3], -20, 19, "nice value");
+		policy = POLICY_OTHER;
+		v = number(argv[3], -20, 19, "nice value");
 	} else if (!strcmp(argv[2], "fifo")) {
-		a.sched_policy = 1;	/* SCHED_FIFO */
-		a.sched_priority = number(argv[3], 1, 99, "priority");
+		policy = POLICY_FIFO;
+		v = number(argv[3], 1, 99, "priority");
 	} else if (!strcmp(argv[2], "deadline")) {
-		v = number(argv[3], 1000, 1000000, "period (us)");
-		a.sched_policy = SCHED_DEADLINE;
-		a.sched_period = (uint64_t)v * 1000;
-		a.sched_deadline = a.sched_period;
-		a.sched_runtime = a.sched_period / DL_SHARE;
+		policy = POLICY_DL;
+		v = number(argv[3], 1000, 1000000, "period (us)") * 1000;
 	} else {
 		fprintf(stderr, "sched-setattr: unknown policy '%s'\n", argv[2]);
 		return 2;
 	}
-	if (syscall(SYS_sched_setattr, (int)pid, &a, 0)) {
+	err = set_policy((pid_t)pid, policy, (uint64_t)v);
+	if (err) {
 		fprintf(stderr, "sched-setattr: %ld %s: %s\n", pid, argv[2],
-			strerror(errno));
+			strerror(err));
 		return 1;
 	}
 	return 0;
