@@ -27,23 +27,29 @@ INITRAMFS := $(BUILD)/initramfs-$(KERNEL)-$(FLAVOUR).cpio.gz
 GUESTBIN  := $(BUILD)/guest-bin
 SELFTESTS := $(BUILD)/selftests-$(KERNEL)-$(FLAVOUR)
 LOGS      := $(BUILD)/logs
+# Boot settings (tools/run-qemu.sh --help); TIMEOUT empty means
+# run-qemu.sh's default.
 SMP       ?= 2
 MEM       ?= 512M
-TIMEOUT   ?= 1800
+TIMEOUT   ?=
+ACCEL     ?= auto
 APPEND    ?=
 RTTEST_EXTRA ?=
 STAGE     := $(ROOT)/tools/stage.sh
 
-GUEST_C   := $(wildcard tests/guest/*.c)
-GUEST_BINS := $(patsubst tests/guest/%.c,$(GUESTBIN)/%,$(GUEST_C))
+# Everything that runs in the guest is in rootfs/: /init, the runlists,
+# and in rootfs/tests/ the suites, helpers and static C programs.
+GUEST     := $(ROOT)/rootfs/tests
+GUEST_C   := $(wildcard $(GUEST)/*.c)
+GUEST_BINS := $(patsubst $(GUEST)/%.c,$(GUESTBIN)/%,$(GUEST_C))
 
 ifeq ($(FRAGS_$(FLAVOUR)),)
 $(error unknown FLAVOUR=$(FLAVOUR); known: base debug kasan)
 endif
 
 .PHONY: help deps fetch kernel patch config initramfs guest-bins selftests run check \
-	lint export apply-check bisect-check bench bench-guest stress matrix check-full \
-	campaign \
+	lint export apply-check apply-fixes bisect-check bench bench-guest stress matrix \
+	check-full campaign \
 	check-host check-negative shell clean distclean repin prove-fixes
 
 help:
@@ -61,7 +67,7 @@ help:
 	@echo "  make kernel     fetch + patch + config + bzImage"
 	@echo "  make initramfs  BusyBox + python3 + guest suites, via gen_init_cpio"
 	@echo "  make shell      boot the kernel with an interactive BusyBox shell"
-	@echo "  make lint       checkpatch --strict and mail headers of every patch"
+	@echo "  make lint       shellcheck of the scripts; checkpatch --strict and mail headers of every patch"
 	@echo "  make export     build/outgoing/KERNEL/{fixes,tester}/: mails + cover letters (DCO='Name <addr>')"
 	@echo "  make prove-fixes boot the series with each fix taken out: its tests must fail"
 	@echo "  make apply-check  git am the exported mails onto a clean import, compare with quilt;"
@@ -75,8 +81,8 @@ help:
 	@echo "  make clean      remove build outputs, keep the extracted tree"
 	@echo "  make distclean  remove build/ entirely (the download cache stays)"
 	@echo "variables: KERNEL=$(KERNEL) ($(PINS)) FLAVOUR=$(FLAVOUR) (base|debug|kasan)"
-	@echo "  SMP=$(SMP) MEM=$(MEM)"
-	@echo "  TIMEOUT=$(TIMEOUT) APPEND='...' RTTEST_EXTRA=DIR TIMEOUT_FACTOR=N"
+	@echo "  SMP=$(SMP) MEM=$(MEM) ACCEL=$(ACCEL) (auto|kvm|tcg)"
+	@echo "  TIMEOUT=SECS APPEND='...' RTTEST_EXTRA=DIR TIMEOUT_FACTOR=N"
 
 deps:
 	@$(ROOT)/tools/deps.sh
@@ -84,7 +90,7 @@ deps:
 # Every stage below first makes sure the tools are installed.
 fetch:
 	@$(ROOT)/tools/deps.sh
-	@$(STAGE) fetch $(ROOT)/tools/fetch-kernel.sh $(BUILD)
+	@$(STAGE) fetch $(ROOT)/tools/fetch-kernel.sh $(SRC)
 
 patch: fetch
 	@$(STAGE) patch $(ROOT)/tools/apply-series.sh $(SRC)
@@ -95,9 +101,12 @@ config: patch
 kernel: config
 	@$(STAGE) build $(ROOT)/tools/build-kernel.sh $(SRC) $(OBJ)
 
-$(GUESTBIN)/%: tests/guest/%.c tests/guest/task-stat.h tests/guest/sched-attr.h
+# Static guest programs; they report KTAP with the kernel's kselftest.h,
+# from the patched tree.
+$(GUESTBIN)/%: $(GUEST)/%.c $(wildcard $(GUEST)/*.h) | patch
 	@mkdir -p $(GUESTBIN)
-	@gcc -static -O2 -Wall -Werror -o $@ $< -lpthread
+	@gcc -static -O2 -Wall -Werror -I$(SRC)/tools/testing/selftests \
+		-o $@ $< -lpthread
 
 guest-bins: $(GUEST_BINS)
 
@@ -105,35 +114,41 @@ selftests: kernel
 	@$(STAGE) selftests $(ROOT)/tools/build-selftests.sh $(SRC) $(OBJ) \
 		$(SELFTESTS)
 
-initramfs: kernel guest-bins selftests
-	@$(STAGE) initramfs $(ROOT)/tools/mkinitramfs.sh --src $(SRC) \
-		--release $(OBJ)/include/config/kernel.release \
-		--bindir $(GUESTBIN) --out $(INITRAMFS) \
-		--selftests $(SELFTESTS) \
-		--host-bin pi_stress --host-bin pip_stress \
-		$(if $(RTTEST_EXTRA),--extra-tst $(RTTEST_EXTRA))
+# image NAME,RUNLISTS[,MORE]: build/initramfs-NAME.cpio.gz, the guest of
+# this kernel with the suites of RUNLISTS (tools/mkinitramfs.sh).
+image = $(STAGE) initramfs-$(1) $(ROOT)/tools/mkinitramfs.sh --src $(SRC) \
+	--release $(OBJ)/include/config/kernel.release --bindir $(GUESTBIN) \
+	$(foreach r,$(2),--runlist $(r)) $(3) --out $(BUILD)/initramfs-$(1).cpio.gz
 
-# bootlog KERNEL,VCPUS: a boot's serial log, less its .log (the verdict
-# is the .json beside it).
-bootlog = $(LOGS)/boot-$(1)-$(FLAVOUR)-smp$(2)
-# boot VCPUS: the whole suite of rootfs/runlist, then the verdict.
-boot = $(STAGE) boot-$(KERNEL)-$(FLAVOUR)-smp$(1) $(ROOT)/tools/run-qemu.sh \
-	--kernel $(BZIMAGE) --initrd $(INITRAMFS) --smp $(1) --mem $(MEM) \
-	--timeout $(TIMEOUT) $(if $(APPEND),--append "$(APPEND)") \
-	--log $(call bootlog,$(KERNEL),$(1)).log
+initramfs: kernel guest-bins selftests
+	@$(call image,$(KERNEL)-$(FLAVOUR),$(ROOT)/rootfs/runlist \
+		$(if $(RTTEST_EXTRA),$(ROOT)/rootfs/runlist-rttest-extra),\
+		--selftests $(SELFTESTS) --host-bin pi_stress --host-bin pip_stress \
+		$(if $(RTTEST_EXTRA),--extra-tst $(RTTEST_EXTRA)))
+
+# The options of every boot of this kernel but its initramfs, vCPUs and log.
+QEMU_OPTS = --kernel $(BZIMAGE) --mem $(MEM) --accel $(ACCEL) \
+	$(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(APPEND),--append "$(APPEND)")
+# boot LOG,IMAGE,VCPUS[,MORE]: boot build/initramfs-IMAGE.cpio.gz; serial log
+# build/logs/LOG.log and the verdict beside it as LOG.json.
+boot = $(STAGE) $(1) $(ROOT)/tools/run-qemu.sh $(QEMU_OPTS) \
+	--initrd $(BUILD)/initramfs-$(2).cpio.gz --smp $(3) $(4) --log $(LOGS)/$(1).log
+# bootlog KERNEL,VCPUS: the main boot's log name (the verdict is its .json).
+bootlog = boot-$(1)-$(FLAVOUR)-smp$(2)
+# mainboot VCPUS: the whole suite of rootfs/runlist.
+mainboot = $(call boot,$(call bootlog,$(KERNEL),$(1)),$(KERNEL)-$(FLAVOUR),$(1))
 
 run: initramfs
-	@$(call boot,$(SMP))
+	@$(call mainboot,$(SMP))
 
 # The matrix: the whole suite once per vCPU count, for this FLAVOUR.
 MATRIX_SMP ?= 1 2 4
 matrix: initramfs
-	@$(foreach n,$(MATRIX_SMP),$(call boot,$(n)) &&) true
+	@$(foreach n,$(MATRIX_SMP),$(call mainboot,$(n)) &&) true
 
 shell: initramfs
-	$(ROOT)/tools/run-qemu.sh --shell --kernel $(BZIMAGE) \
-		--initrd $(INITRAMFS) --smp $(SMP) --mem $(MEM) \
-		$(if $(APPEND),--append "$(APPEND)")
+	$(ROOT)/tools/run-qemu.sh --shell $(QEMU_OPTS) --initrd $(INITRAMFS) \
+		--smp $(SMP)
 
 # Host tests need the patched tree for scripts/rt-tester/.
 check-host: patch
@@ -141,10 +156,12 @@ check-host: patch
 
 # A canned failing suite, booted for real: the verdict must be FAIL.
 check-negative: initramfs
-	@$(STAGE) negative $(ROOT)/tests/host/negative-boot.sh \
-		$(SRC) $(OBJ) $(BZIMAGE) $(GUESTBIN)
+	@$(call image,negative-$(KERNEL)-$(FLAVOUR),$(ROOT)/rootfs/runlist-negative)
+	@$(STAGE) negative $(ROOT)/tests/host/negative-boot.sh $(LOGS)/negative \
+		$(QEMU_OPTS) --initrd $(BUILD)/initramfs-negative-$(KERNEL)-$(FLAVOUR).cpio.gz
 
 lint: patch
+	@$(STAGE) shellcheck $(ROOT)/tools/lint-shell.sh
 	@$(STAGE) checkpatch $(ROOT)/tools/checkpatch-series.sh $(SRC)
 	@$(STAGE) headers $(ROOT)/tools/check-patch-headers.py $(ROOT)/$(PIN_SERIES) $(ROOT)/patches
 
@@ -152,38 +169,38 @@ lint: patch
 # "Name <address>"; empty means git's user.name and user.email.
 DCO ?=
 export: patch
-	@$(STAGE) export env RUN_VERDICT=$(call bootlog,$(KERNEL),$(SMP)).json \
-		PIFUTEX_DCO="$(DCO)" $(ROOT)/tools/export-series.sh export
+	@$(STAGE) export env RUN_VERDICT=$(LOGS)/$(call bootlog,$(KERNEL),$(SMP)).json \
+		PIFUTEX_SRC=$(SRC) PIFUTEX_DCO="$(DCO)" \
+		$(ROOT)/tools/export-series.sh export
 
 # Both mail series onto the pin, then the fixes onto every other pin.
 apply-check: export
-	@$(STAGE) apply-check $(ROOT)/tools/export-series.sh apply-check
+	@$(STAGE) apply-check env PIFUTEX_SRC=$(SRC) \
+		$(ROOT)/tools/export-series.sh apply-check
 	@$(foreach k,$(filter-out $(KERNEL),$(PINS)),\
-		$(MAKE) --no-print-directory fetch KERNEL=$(k) && \
-		$(STAGE) apply-fixes-$(k) env KERNEL=$(k) \
-			$(ROOT)/tools/export-series.sh apply-fixes \
-			$(BUILD)/outgoing/$(PIN_LINE)/fixes &&) true
+		$(MAKE) --no-print-directory apply-fixes KERNEL=$(k) \
+			FIXES=$(BUILD)/outgoing/$(PIN_LINE)/fixes &&) true
+
+# The mails in FIXES (another pin's fixes series) onto this pin.
+apply-fixes: fetch
+	@$(STAGE) apply-fixes-$(KERNEL) env PIFUTEX_SRC=$(SRC) \
+		$(ROOT)/tools/export-series.sh apply-fixes $(FIXES)
 
 # Each fix of tests/prove-fixes taken out in turn: its tests must fail,
 # everything else pass; then the full series (see tools/prove-fixes.sh).
 prove-fixes: export initramfs
 	@$(STAGE) prove-fixes-$(KERNEL) $(ROOT)/tools/prove-fixes.sh $(SRC) $(OBJ) \
-		$(INITRAMFS) $(SMP) $(LOGS)
+		$(LOGS) $(QEMU_OPTS) --initrd $(INITRAMFS) --smp $(SMP)
 
 bisect-check: patch
-	@$(STAGE) bisect $(ROOT)/tools/bisect-check.sh $(FRAGS)
+	@$(STAGE) bisect $(ROOT)/tools/bisect-check.sh $(SRC) $(FRAGS)
 
 # Not part of check: randomized tester scenarios, futex stress and the
 # bad-input campaign at stress size (rootfs/runlist-stress).
 stress: initramfs
-	@$(STAGE) stress-initramfs $(ROOT)/tools/mkinitramfs.sh --src $(SRC) \
-		--release $(OBJ)/include/config/kernel.release \
-		--bindir $(GUESTBIN) --runlist $(ROOT)/rootfs/runlist-stress \
-		--out $(BUILD)/initramfs-stress-$(KERNEL).cpio.gz
-	@$(STAGE) stress-$(KERNEL) $(ROOT)/tools/run-qemu.sh --kernel $(BZIMAGE) \
-		--initrd $(BUILD)/initramfs-stress-$(KERNEL).cpio.gz --smp $(SMP) \
-		--mem $(MEM) --timeout 7200 $(if $(APPEND),--append "$(APPEND)") \
-		--log $(LOGS)/stress-$(KERNEL)-$(FLAVOUR)-smp$(SMP).log
+	@$(call image,stress-$(KERNEL)-$(FLAVOUR),$(ROOT)/rootfs/runlist-stress)
+	@$(call boot,stress-$(KERNEL)-$(FLAVOUR)-smp$(SMP),stress-$(KERNEL)-$(FLAVOUR),$(SMP),\
+		--timeout 7200)
 
 # Not part of check: rt-random alone, SCENARIOS x 50 steps from SEED on SMP
 # vCPUs, DL_PCT percent SCHED_DEADLINE picks; the log is
@@ -193,17 +210,11 @@ SCENARIOS ?= 2000
 DL_PCT    ?= 0
 CAMPAIGN  := campaign-$(KERNEL)-$(FLAVOUR)-smp$(SMP)-seed$(SEED)
 campaign: initramfs
-	@mkdir -p $(LOGS)
+	@mkdir -p $(BUILD)
 	@echo "rt-random $$(($(SCENARIOS) * 4 + 600)) python3 /usr/share/pi-futex/tests/rt-random.py --seed $(SEED) --scenarios $(SCENARIOS) --steps 50 --dl-pct $(DL_PCT)" \
 		>$(BUILD)/runlist-$(CAMPAIGN)
-	@$(STAGE) campaign-initramfs $(ROOT)/tools/mkinitramfs.sh --src $(SRC) \
-		--release $(OBJ)/include/config/kernel.release \
-		--bindir $(GUESTBIN) --runlist $(BUILD)/runlist-$(CAMPAIGN) \
-		--out $(BUILD)/initramfs-$(CAMPAIGN).cpio.gz
-	@$(STAGE) $(CAMPAIGN) $(ROOT)/tools/run-qemu.sh --kernel $(BZIMAGE) \
-		--initrd $(BUILD)/initramfs-$(CAMPAIGN).cpio.gz --smp $(SMP) \
-		--mem $(MEM) --timeout $$(($(SCENARIOS) * 4 + 900)) \
-		$(if $(APPEND),--append "$(APPEND)") --log $(LOGS)/$(CAMPAIGN).log
+	@$(call image,$(CAMPAIGN),$(BUILD)/runlist-$(CAMPAIGN))
+	@$(call boot,$(CAMPAIGN),$(CAMPAIGN),$(SMP),--timeout $$(($(SCENARIOS) * 4 + 900)))
 
 # Not part of check: absolute numbers under TCG mean little, the ratios
 # are the result.  The host and every pin of BENCH_PINS, one table and one
@@ -223,7 +234,7 @@ bench:
 
 bench-guest: kernel
 	@$(STAGE) bench-$(KERNEL) $(ROOT)/tools/run-bench.sh guest $(SRC) $(OBJ) \
-		$(BZIMAGE) $(BENCH)/bin $(BENCH_SCALE)
+		$(BENCH)/bin $(BENCH_SCALE) $(QEMU_OPTS)
 
 # What CI runs.  The mainline pin gets the whole matrix and every check
 # of the series; every other pin (the stable targets) boots the whole
@@ -239,9 +250,9 @@ check:
 	@$(MAKE) --no-print-directory apply-check KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory bisect-check KERNEL=$(MAINLINE)
 	@$(ROOT)/tools/verdict.py --summary \
-		$(foreach n,$(MATRIX_SMP),$(call bootlog,$(MAINLINE),$(n)).json) \
+		$(foreach n,$(MATRIX_SMP),$(LOGS)/$(call bootlog,$(MAINLINE),$(n)).json) \
 		$(foreach k,$(filter-out $(MAINLINE),$(PINS)),\
-			$(foreach n,$(STABLE_SMP),$(call bootlog,$(k),$(n)).json))
+			$(foreach n,$(STABLE_SMP),$(LOGS)/$(call bootlog,$(k),$(n)).json))
 	@echo "check: all stages passed"
 
 # Everything of check, then the KASAN flavour's matrix on KERNEL (too slow

@@ -37,11 +37,10 @@ export QUILT_PATCHES=patches QUILT_SERIES=series QUILT_PC=.pc
 
 # Wanted: "name sha" for every patch in the series, in order.
 wanted=()
-while read -r p _; do
-	case $p in ''|'#'*) continue ;; esac
+for p in $(series_patches); do
 	[ -f "patches/$p" ] || die "series names $p but patches/$p does not exist"
 	wanted+=("$p $(sha_of "patches/$p")")
-done <series
+done
 [ ${#wanted[@]} -gt 0 ] || die "series lists no patches"
 
 state=.pi-futex-applied

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bisect-check.sh FRAGMENT...
+# bisect-check.sh SRC FRAGMENT...
 #
 # Build the kernel after each patch of the series in turn, incrementally,
 # so that every patch builds on its own.  The config fragments are merged
@@ -9,19 +9,20 @@
 # there yet).  Fails naming the first patch after which bzImage does not
 # build.
 #
-# Works on the pin of $KERNEL.  The tree (build/bisect/linux-<version>) is
-# link-tree.sh's copy of the quilt-patched tree: hard links but for the
-# files quilt writes, so it costs tens of MB, not a second 1.8 GB
-# extraction.  The build goes to build/bisect/obj-<line>; nothing writes
-# to the tree but quilt.
+# SRC is the quilt-patched tree of the pin of $KERNEL.  The tree the
+# builds use (bisect/ beside SRC) is link-tree.sh's copy of it: hard
+# links but for the files quilt writes, so it costs tens of MB, not a
+# second 1.8 GB extraction.  The build goes to bisect/obj-<line>;
+# nothing writes to the tree but quilt.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -gt 0 ] || die "usage: bisect-check.sh FRAGMENT..."
+[ $# -gt 1 ] || die "usage: bisect-check.sh SRC FRAGMENT..."
 load_pin
-main=$PIFUTEX_ROOT/build/linux-$PIN_DIRNAME
-top=$PIFUTEX_ROOT/build/bisect
-src=$top/linux-$PIN_DIRNAME
+main=$1
+shift
+top=$(dirname "$main")/bisect
+src=$top/$(basename "$main")
 obj=$top/obj-$PIN_LINE
 [ -f "$main/.pi-futex-applied" ] || die "$main is not patched (make patch)"
 

@@ -17,7 +17,6 @@ set -uo pipefail
 
 src=$(cd "${1:?usage: checkpatch-series.sh SRC}" && pwd)
 [ -n "${SERIES_FILE:-}" ] || load_pin
-series=$SERIES_FILE
 pdir=${PATCHES_DIR:-$PIFUTEX_ROOT/patches}
 exceptions=$pdir/checkpatch-exceptions
 [ -x "$src/scripts/checkpatch.pl" ] || die "$src/scripts/checkpatch.pl not found"
@@ -28,19 +27,18 @@ excepted() {	# PATCH TYPE
 
 covered() {	# PATCHFILE: every added file has a real MAINTAINERS section
 	local f sections
-	for f in $(awk '/^new file mode/ { getline; getline; getline;
-		sub("^\\+\\+\\+ b/", ""); print }' "$1"); do
+	while read -r f; do
 		sections=$(cd "$src" && perl scripts/get_maintainer.pl --no-git \
 			--no-git-fallback --sections -f "$f" 2>/dev/null |
 			grep -v -e '^[A-Z]:' -e '^$' | grep -v '^THE REST$')
 		[ -n "$sections" ] || return 1
-	done
+	done < <(awk '/^new file mode/ { getline; getline; getline;
+		sub("^\\+\\+\\+ b/", ""); print }' "$1")
 	return 0
 }
 
 fail=0 n=0
-while read -r p _; do
-	case $p in ''|'#'*) continue ;; esac
+for p in $(series_patches); do
 	n=$((n + 1))
 	out=$(cd "$src" && ./scripts/checkpatch.pl --strict --show-types \
 		--no-summary --quiet "$pdir/$p" 2>&1)
@@ -63,6 +61,6 @@ while read -r p _; do
 		printf '%s\n' "$out" | sed 's/^/  | /'
 		fail=1
 	fi
-done <"$series"
+done
 [ $n -gt 0 ] || die "series lists no patches"
 [ $fail -eq 0 ] || die "checkpatch --strict found problems (see above)"

@@ -19,6 +19,7 @@ pkgs=(
 	rt-tests                    # pi_stress / pip_stress in the guest
 	git perl                    # export / checkpatch
 	file
+	shellcheck                  # make lint on the harness's own scripts
 	python3-matplotlib          # make bench plots
 )
 missing=()

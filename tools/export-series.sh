@@ -3,7 +3,8 @@
 #
 # export-series.sh export|apply-check|apply-fixes DIR
 #
-# Works on the pin of $KERNEL (the mainline pin is the one mailed).
+# Works on the pin of $KERNEL (the mainline pin is the one mailed), whose
+# patched tree is $PIFUTEX_SRC.
 # export: apply the quilt series with `git am` onto a git import of the
 #   pinned tree and write one mail series per "# mail: NAME" group of the
 #   series file to build/outgoing/<line>/NAME/: numbered mails
@@ -27,13 +28,20 @@ set -euo pipefail
 mode=${1:?usage: export-series.sh export|apply-check}
 load_pin
 build=$PIFUTEX_ROOT/build
-src=$build/linux-$PIN_DIRNAME
+src=${PIFUTEX_SRC:?export-series.sh: PIFUTEX_SRC, the patched tree, is not set}
 base=$build/git-base-$PIN_LINE.git
 out=$build/outgoing/$PIN_LINE
-tarball=$(cache_dir)/$PIN_PACKAGE-$PIN_DIRNAME.tar.xz
+tarball=$(pin_cached_tarball)
 # git am and the cover letter need an identity even where git has none.
 export GIT_COMMITTER_NAME="Pi Futex Developers" GIT_COMMITTER_EMAIL="pi-futex@example.org"
 upstream=$(sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = \(.*\)/\2/p' "$src/Makefile" | paste -sd.)
+
+# maintainers OPTION... MAIL...: get_maintainer.pl of the patched tree on
+# the mails, without git; nothing when it fails.
+maintainers() {
+	(cd "$src" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
+		--no-rolestats "$@" 2>/dev/null) || true
+}
 
 import_base() {
 	if [ -f "$base/pi-futex-pin" ] && [ "$(cat "$base/pi-futex-pin")" = "$PIN_SHA256" ]; then
@@ -138,14 +146,13 @@ open(mail, 'w').write(m[:m.index(cut)] + p[p.index(cut):])
 PY
 		done
 		cover=$dir/0000-cover-letter.patch
-		cc=$(cd "$src" && perl scripts/get_maintainer.pl --no-git \
-			--no-git-fallback --no-rolestats --no-l "$dir"/0[0-9][0-9][0-9]-*.patch 2>/dev/null |
-			sed -n '/@/p' | sort -u || true)
-		lists=$(cd "$src" && perl scripts/get_maintainer.pl --no-git \
-			--no-git-fallback --no-rolestats --no-m --no-r \
-			"$dir"/0[0-9][0-9][0-9]-*.patch 2>/dev/null | sort -u || true)
+		cc=$(maintainers --no-l "$dir"/0[0-9][0-9][0-9]-*.patch |
+			sed -n '/@/p' | sort -u)
+		lists=$(maintainers --no-m --no-r "$dir"/0[0-9][0-9][0-9]-*.patch |
+			sort -u)
 		[ "$g" != fixes ] || cc=$(printf '%s\nstable@vger.kernel.org\n' "$cc" | sed '/^$/d' | sort -u)
-		# The verdict of `make run` on this pin, named by the Makefile.
+		# The verdict of the main boot of this pin (make run, or make
+		# check's boot at SMP vCPUs), named by the Makefile.
 		testing=${RUN_VERDICT:-}
 		python3 - "$cover" "$blurb" \
 			"$PIN_PACKAGE $PIN_VERSION" "$PIN_SHA256" "$upstream" "$testing" \
@@ -160,8 +167,9 @@ if os.path.exists(testing):
     v = json.load(open(testing))
     rows = [f"  {s['suite']:<18} {s['pass']:>4} passed {s['fail']:>3} failed "
             f"{s['skip']:>3} skipped" for s in v['suites']]
+    accel = f", {v['accel'].upper()}" if v.get('accel') else ''
     summary = ('\nLast run of `make run` (tools/run-qemu.sh, '
-               f"{v.get('kernel')}, {v.get('cpus')} vCPUs, verdict "
+               f"{v.get('kernel')}, {v.get('cpus')} vCPUs{accel}, verdict "
                f"{v['verdict'].upper()}):\n" + '\n'.join(rows) + '\n')
 body = body.strip() + '\n' + summary + (
     f'\nBase: Linux {upstream} as shipped in Debian {pin}\n'

@@ -1,22 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# fetch-kernel.sh BUILD_DIR
+# fetch-kernel.sh SRC
 #
 # Download the pinned Debian linux-source .deb (the pin of $KERNEL, see
 # pins/) through a private apt configuration, verify the sha256 of the
 # tarball inside it against the pin, cache the tarball in
 # $XDG_CACHE_HOME/pi-futex (default ~/.cache/pi-futex) and extract it to
-# BUILD_DIR/linux-<version>.  Every file is written under a temporary name
-# and renamed on success, so an interrupted run leaves nothing half-written.
+# SRC (the Makefile names it: build/linux-<version>).  Every file is
+# written under a temporary name and renamed on success, so an
+# interrupted run leaves nothing half-written.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-build=${1:-$PIFUTEX_ROOT/build}
+src=${1:?usage: fetch-kernel.sh SRC}
+build=$(dirname "$src")
 load_pin
 cache=$(cache_dir)
-tarball=$cache/$PIN_PACKAGE-$PIN_DIRNAME.tar.xz
-src=$build/linux-$PIN_DIRNAME
+tarball=$(pin_cached_tarball)
 mkdir -p "$cache" "$build"
 
 download() {
@@ -58,7 +59,8 @@ trap 'rm -rf "$tmp"' EXIT
 tar -C "$tmp" -xf "$tarball" 2>&1 | head -n 5 >&2 ||
 	die "cannot extract $tarball into $build ($(free_mb) MB free)"
 top=$(ls "$tmp")
-[ "$(printf '%s\n' "$top" | wc -l)" -eq 1 ] && [ -f "$tmp/$top/Makefile" ] ||
+if [ "$(printf '%s\n' "$top" | wc -l)" -ne 1 ] || [ ! -f "$tmp/$top/Makefile" ]; then
 	die "$tarball does not hold a single kernel tree"
+fi
 echo "$PIN_SHA256" >"$tmp/$top/.pi-futex-source"
 mv "$tmp/$top" "$src"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Shared helpers for the pi-futex shell tools.  Source, do not execute.
 
 # die MESSAGE: one line on stderr naming the tool, then exit 1.
@@ -33,8 +34,7 @@ pin_file() {
 }
 
 # load_pin: read the PIN_* fields of the pin file (pins/7.3 explains
-# them), check them, and derive PIN_DIRNAME (a file-system friendly
-# version: '~' and ':' become '_') and SERIES_FILE (unless already set).
+# them), check them, and set SERIES_FILE (unless already set).
 load_pin() {
 	local pin k
 	pin=$(pin_file) || exit 1
@@ -47,6 +47,7 @@ load_pin() {
 	*[!0-9a-f]*) die "$pin: PIN_SHA256 is not a sha256 hex digest" ;;
 	esac
 	[ ${#PIN_SHA256} -eq 64 ] || die "$pin: PIN_SHA256 is not 64 hex digits"
+	# shellcheck disable=SC2153 # PIN_LINE is set by the eval above
 	case $PIN_VERSION in
 	"$PIN_LINE".*) ;;
 	*) die "$pin: PIN_VERSION $PIN_VERSION is not in the $PIN_LINE line" ;;
@@ -55,7 +56,6 @@ load_pin() {
 	*[!0-9]*) die "$pin: PIN_TREE_MB is not a number of MB" ;;
 	esac
 	PIN_FILE=$pin
-	PIN_DIRNAME=$(printf '%s' "$PIN_VERSION" | tr '~:' '__')
 	: "${SERIES_FILE:=$PIFUTEX_ROOT/$PIN_SERIES}"
 }
 
@@ -69,6 +69,7 @@ pin_apt() {
 	dir=$(cache_dir)/apt/$PIN_SUITE
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
 	if [ ! -s "$dir/sources.list" ]; then
+		# shellcheck disable=SC2016 # $(REPO_URI) is apt's field, not a shell expansion
 		uri=${PIN_APT_URI:-$(apt-get indextargets --format '$(REPO_URI)' \
 			2>/dev/null | grep "/$PIN_ARCHIVE/\$" | sort -u | head -n1)}
 		[ -n "$uri" ] ||
@@ -113,6 +114,13 @@ sha_of() {
 
 cache_dir() {
 	printf '%s/pi-futex\n' "${XDG_CACHE_HOME:-$HOME/.cache}"
+}
+
+# pin_cached_tarball: where the pin's verified tarball is cached (the
+# version made file-system friendly: '~' and ':' become '_').
+pin_cached_tarball() {
+	printf '%s/%s-%s.tar.xz\n' "$(cache_dir)" "$PIN_PACKAGE" \
+		"$(printf '%s' "$PIN_VERSION" | tr '~:' '__')"
 }
 
 # series_patches: the patches the pin's series file names, in order.

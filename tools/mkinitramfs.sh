@@ -6,13 +6,12 @@
 #   --release FILE   include/config/kernel.release of the built kernel
 #   --bindir DIR     static guest test binaries (copied to
 #                    /usr/share/pi-futex/bin)
-#   --runlist FILE   suites /init runs (default rootfs/runlist)
+#   --runlist FILE   suites /init runs (default rootfs/runlist); repeatable,
+#                    the files are run one after the other
 #   --extra-tst DIR  user .tst files, copied to /usr/share/pi-futex/tst-extra
 #   --selftests DIR  static kselftest binaries (to /usr/share/pi-futex/selftests)
-#   --host-bin FILE  a host program for /usr/bin, with its shared libraries
+#   --host-bin PROG  a host program for /usr/bin, with its shared libraries
 #                    (repeatable; e.g. rt-tests' pi_stress)
-#   --add FILE       one more suite script for /usr/share/pi-futex/tests
-#                    (repeatable; used by the host's negative control)
 #   --out FILE       the gzip-compressed cpio to write
 #
 # Builds the initramfs with the kernel's own gen_init_cpio from
@@ -20,28 +19,31 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-src= release= bindir= out= extra=
-adds=() hostbins=() selftests=
-runlist=$PIFUTEX_ROOT/rootfs/runlist
+src='' release='' bindir='' out='' extra=''
+hostbins=() selftests=''
+runlists=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--src) src=$2 ;;
 	--release) release=$2 ;;
 	--bindir) bindir=$2 ;;
-	--runlist) runlist=$2 ;;
+	--runlist) runlists+=("$2") ;;
 	--extra-tst) extra=$2 ;;
 	--out) out=$2 ;;
 	--selftests) selftests=$2 ;;
 	--host-bin) hostbins+=("$2") ;;
-	--add) adds+=("$(cd "$(dirname "$2")" && pwd)/$(basename "$2")") ;;
 	*) die "unknown option $1" ;;
 	esac
 	shift 2
 done
-[ -n "$src" ] && [ -n "$release" ] && [ -n "$out" ] ||
-	die "usage: mkinitramfs.sh --src DIR --release FILE --out FILE [--bindir DIR] [--runlist FILE] [--extra-tst DIR]"
+if [ -z "$src" ] || [ -z "$release" ] || [ -z "$out" ]; then
+	die "usage: mkinitramfs.sh --src DIR --release FILE --out FILE [--bindir DIR] [--runlist FILE]... [--extra-tst DIR]"
+fi
 [ -r "$release" ] || die "kernel release file $release not found (kernel not built?)"
-[ -r "$runlist" ] || die "runlist $runlist not found"
+[ ${#runlists[@]} -gt 0 ] || runlists=("$PIFUTEX_ROOT/rootfs/runlist")
+for f in "${runlists[@]}"; do
+	[ -r "$f" ] || die "runlist $f not found"
+done
 
 busybox=${BUSYBOX:-/bin/busybox}
 file "$busybox" 2>/dev/null | grep -q 'statically linked' ||
@@ -57,28 +59,34 @@ gcc -O2 -o "$gen" "$src/usr/gen_init_cpio.c" ||
 	die "cannot build $src/usr/gen_init_cpio.c"
 
 # The runlist the guest sees: the given one, plus the user's .tst files.
-cp "$runlist" "$work/runlist"
-if [ -n "$extra" ]; then
-	echo "rttest-extra 600 /usr/share/pi-futex/tests/rttest-extra.sh" >>"$work/runlist"
-fi
+cat "${runlists[@]}" >"$work/runlist"
 runlist=$work/runlist
 
 spec=$work/spec
 sed -e "s|@ROOT@|$PIFUTEX_ROOT|g" -e "s|@BUSYBOX@|$busybox|g" \
-    -e "s|@RELEASE@|$release|g" -e "s|@RUNLIST@|$runlist|g" \
+    -e "s|@SRC@|$src|g" -e "s|@RELEASE@|$release|g" -e "s|@RUNLIST@|$runlist|g" \
     "$PIFUTEX_ROOT/rootfs/initramfs.spec" >"$spec"
 
-# python3 with the stdlib modules the guest-side tools import.
-modules=$(grep -v '^#' "$PIFUTEX_ROOT/rootfs/python-modules" | tr '\n' ' ')
-# shellcheck disable=SC2086
-"$PIFUTEX_ROOT/tools/python-spec.py" "$python" $modules |
-	grep -v -x -e 'dir /usr 0755 0 0' -e 'dir /usr/bin 0755 0 0' >>"$spec" ||
-	die "cannot collect python3 for the guest"
+# python3 with the stdlib modules the guest-side tools import, and the
+# host programs, each with its shared libraries.
+modules=()
+while read -r m; do
+	case $m in ''|'#'*) ;; *) modules+=("$m") ;; esac
+done <"$PIFUTEX_ROOT/rootfs/python-modules"
+hostargs=()
+for b in ${hostbins[@]+"${hostbins[@]}"}; do
+	hostargs+=(--host-bin "$b")
+done
+"$PIFUTEX_ROOT/tools/initramfs-files.py" ${hostargs[@]+"${hostargs[@]}"} \
+	"$python" "${modules[@]}" >"$work/dynamic" ||
+	die "cannot collect python3 and the host programs for the guest"
+# Only what the static spec does not have yet.
+cp "$spec" "$work/static"
+grep -v -x -F -f "$work/static" "$work/dynamic" >>"$spec" || true
 
-# Guest suites (scripts) and test binaries.
-for f in "$PIFUTEX_ROOT"/tests/guest/*.sh "$PIFUTEX_ROOT"/tests/guest/*.py ${adds[@]+"${adds[@]}"}; do
+# Guest suites and helpers (scripts) and test binaries.
+for f in "$PIFUTEX_ROOT"/rootfs/tests/*.sh "$PIFUTEX_ROOT"/rootfs/tests/*.py; do
 	[ -f "$f" ] || continue
-	[ "$(basename "$f")" = ktap.sh ] && continue
 	echo "file /usr/share/pi-futex/tests/$(basename "$f") $f 0755 0 0" >>"$spec"
 done
 if [ -n "$bindir" ] && [ -d "$bindir" ]; then
@@ -93,29 +101,10 @@ if [ -n "$selftests" ]; then
 	[ -d "$selftests" ] || die "selftests directory $selftests not found"
 	echo "dir /usr/share/pi-futex/selftests 0755 0 0" >>"$spec"
 	for f in "$selftests"/*; do
-		[ -f "$f" ] && [ -x "$f" ] || continue
+		if [ ! -f "$f" ] || [ ! -x "$f" ]; then continue; fi
 		echo "file /usr/share/pi-futex/selftests/$(basename "$f") $(cd "$(dirname "$f")" && pwd)/$(basename "$f") 0755 0 0" >>"$spec"
 	done
 fi
-
-# Host programs (dynamically linked) and the libraries they need that
-# are not in the image yet.
-add_path_dirs() {
-	local d=$1
-	while [ "$d" != / ] && [ -n "$d" ]; do
-		grep -qx "dir $d 0755 0 0" "$spec" || echo "dir $d 0755 0 0" >>"$spec"
-		d=$(dirname "$d")
-	done
-}
-for b in ${hostbins[@]+"${hostbins[@]}"}; do
-	path=$(command -v "$b") || die "host program $b not found (make deps)"
-	echo "file /usr/bin/$(basename "$path") $(readlink -f "$path") 0755 0 0" >>"$spec"
-	for lib in $(ldd "$path" 2>/dev/null | grep -o '/[^ ]*'); do
-		grep -q "^file $lib " "$spec" && continue
-		add_path_dirs "$(dirname "$lib")"
-		echo "file $lib $(readlink -f "$lib") 0755 0 0" >>"$spec"
-	done
-done
 
 # The rt-mutex tester's runner and scenarios, from the patched tree.
 if [ -d "$src/scripts/rt-tester" ]; then

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# prove-fixes.sh SRC OBJ INITRAMFS SMP LOGDIR
+# prove-fixes.sh SRC OBJ LOGDIR RUN-QEMU-OPTIONS...
 #
 # For every fix named in tests/prove-fixes (patches of the "fixes" mail
 # series): take it out of the fully patched tree SRC, rebuild OBJ
-# incrementally, boot the whole suite (INITRAMFS) on SMP vCPUs, and put
-# it back.  Then boot the full series once more, and let
+# incrementally, boot the whole suite with RUN-QEMU-OPTIONS (the
+# Makefile's: the bzImage of OBJ, the initramfs, the vCPUs), and put it
+# back.  Then boot the full series once more, and let
 # tools/prove-report.py judge: each fix's tests must fail without it and
 # pass with the series, and nothing else may fail.
 #
@@ -18,17 +19,14 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-src=${1:?usage: prove-fixes.sh SRC OBJ INITRAMFS SMP LOGDIR}
+src=${1:?usage: prove-fixes.sh SRC OBJ LOGDIR RUN-QEMU-OPTIONS...}
 obj=${2:?}
-initramfs=${3:?}
-smp=${4:?}
-logs=${5:?}
+logs=${3:?}
+shift 3
 load_pin
 expect=$PIFUTEX_ROOT/tests/prove-fixes
 work=$PIFUTEX_ROOT/build/export-work-$PIN_LINE
-bz=$obj/arch/x86/boot/bzImage
 [ -d "$work/.git" ] || die "$work missing (make export)"
-[ -r "$initramfs" ] || die "$initramfs missing (make initramfs)"
 mkdir -p "$logs"
 
 mapfile -t series < <(series_patches)
@@ -60,9 +58,9 @@ put_back() {
 }
 trap 'put_back' EXIT
 
+qemu_opts=("$@")
 boot() { # NAME: boot the kernel in OBJ, verdict in LOGDIR/NAME.json
-	"$PIFUTEX_ROOT/tools/run-qemu.sh" --kernel "$bz" --initrd "$initramfs" \
-		--smp "$smp" --mem "${MEM:-512M}" --timeout "${TIMEOUT:-1800}" \
+	"$PIFUTEX_ROOT/tools/run-qemu.sh" "${qemu_opts[@]}" \
 		--log "$logs/$1.log" >"$logs/$1.out" 2>&1 || true
 	[ -s "$logs/$1.json" ] || die "boot $1 left no verdict (see $logs/$1.out)"
 	tail -n 2 "$logs/$1.out" | sed "s/^/  $1: /"

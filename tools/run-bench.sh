@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run-bench.sh host BIN SCALE
-# run-bench.sh guest SRC OBJ BZIMAGE BIN SCALE
+# run-bench.sh guest SRC OBJ BIN SCALE RUN-QEMU-OPTIONS...
 #
 # The two halves of `make bench`.  host: build bench/pi-bench.c (static)
 # into BIN and run it on the host, output in build/bench/host.txt.  guest:
-# boot BZIMAGE (the pin of $KERNEL) with the same binary, serial log in
-# build/bench/guest-$KERNEL.log.  tools/bench-report.py then puts every
+# boot the pin of $KERNEL (RUN-QEMU-OPTIONS name its bzImage; the bench's
+# own --smp, --timeout and --append come after them and win) with the
+# same binary, serial log in build/bench/guest-$KERNEL.log.  tools/bench-report.py then puts every
 # side in one table and one set of plots.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -27,7 +28,8 @@ host)
 	} | tee "$out/host.txt" | grep -v '^BENCH'
 	;;
 guest)
-	src=$1 obj=$2 bzimage=$3 bin=$4 scale=${5:-1}
+	src=${1:?} obj=${2:?} bin=${3:?} scale=${4:?}
+	shift 4
 	load_pin
 	[ -x "$bin/pi-bench" ] || die "$bin/pi-bench missing (run-bench.sh host first)"
 	log=$out/guest-$PIN_LINE.log
@@ -39,13 +41,12 @@ guest)
 	# runs at the host's rate) skips the calibration, so every kernel's
 	# CLOCK_MONOTONIC has ns resolution.  bench-report.py checks it.
 	khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
-	printf 'pi-bench 900 /usr/share/pi-futex/tests/guest-bench.sh\n' >"$out/runlist"
 	"$PIFUTEX_ROOT/tools/mkinitramfs.sh" --src "$src" \
 		--release "$obj/include/config/kernel.release" --bindir "$bin" \
-		--runlist "$out/runlist" --add "$PIFUTEX_ROOT/bench/guest-bench.sh" \
+		--runlist "$PIFUTEX_ROOT/rootfs/runlist-bench" \
 		--out "$out/initramfs-$PIN_LINE.cpio.gz"
 	rm -f "$log"
-	"$PIFUTEX_ROOT/tools/run-qemu.sh" --kernel "$bzimage" \
+	"$PIFUTEX_ROOT/tools/run-qemu.sh" "$@" \
 		--initrd "$out/initramfs-$PIN_LINE.cpio.gz" --smp 2 --timeout 900 \
 		--append "PI_BENCH_SCALE=$scale tsc=reliable${khz:+ tsc_early_khz=$khz}" \
 		--log "$log" |

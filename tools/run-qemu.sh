@@ -2,26 +2,38 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run-qemu.sh [OPTIONS]: boot the pi-futex kernel with the test initramfs
-# under QEMU (TCG) and turn the serial log into a verdict.
+# under QEMU and turn the serial log into a verdict.
 #
 #   --kernel FILE    bzImage (required)
 #   --initrd FILE    initramfs (required)
 #   --smp N          vCPUs (default 2)
 #   --mem SIZE       guest memory (default 512M)
 #   --append ARGS    extra kernel command line
-#   --timeout SECS   wall-clock limit for the whole run (default 300),
+#   --timeout SECS   wall-clock limit for the whole run (default 1800),
 #                    multiplied by $TIMEOUT_FACTOR (default 1) on slow hosts
-#   --log FILE       serial log (default build/logs/run-<date>.log)
+#   --accel A        auto (default: KVM when a probe shows it works, else
+#                    TCG), kvm (fail without it) or tcg
+#   --log FILE       serial log (default build/logs/run-<date>.log); the
+#                    verdict goes beside it as .json
 #   --shell          interactive BusyBox shell instead of the suites
 #   --no-test-mode   do not add panic_on_warn=1
 #
-# Prints the QEMU command first.  Exits non-zero when QEMU cannot start,
-# the guest does not finish in time, the log shows a crash signature, or a
-# suite fails (see tools/verdict.py).
+# Prints the QEMU command first.  Exit status, as tools/verdict.py decides
+# it: 0 pass; 1 test failure (a suite failed, a crash signature after the
+# suites began, a hang in a suite); 2 infrastructure failure (bad options,
+# QEMU did not start, the guest never reached its suites, or stopped
+# before the first one).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernel= initrd= smp=2 mem=512M append= timeout=300 log= shell=0 testmode=1
+# infra MESSAGE: an infrastructure failure, exit 2.
+infra() {
+	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
+	exit 2
+}
+
+kernel='' initrd='' smp=2 mem=512M append='' timeout=1800 accel=auto
+log='' shell=0 testmode=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift ;;
@@ -30,25 +42,45 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift ;;
 	--append) append=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
+	--accel) accel=$2; shift ;;
 	--log) log=$2; shift ;;
 	--shell) shell=1 ;;
 	--no-test-mode) testmode=0 ;;
-	-h|--help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) die "unknown option $1 (see --help)" ;;
+	-h|--help) sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) infra "unknown option $1 (see --help)" ;;
 	esac
 	shift
 done
-[ -n "$kernel" ] && [ -r "$kernel" ] || die "kernel image '${kernel}' not found (make kernel)"
-[ -n "$initrd" ] && [ -r "$initrd" ] || die "initramfs '${initrd}' not found (make initramfs)"
-case $smp in ''|*[!0-9]*|0) die "--smp wants a positive number, not '$smp'" ;; esac
-case $timeout in ''|*[!0-9]*|0) die "--timeout wants a positive number of seconds, not '$timeout'" ;; esac
+if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
+	infra "kernel image '${kernel}' not found (make kernel)"
+fi
+if [ -z "$initrd" ] || [ ! -r "$initrd" ]; then
+	infra "initramfs '${initrd}' not found (make initramfs)"
+fi
+case $smp in ''|*[!0-9]*|0) infra "--smp wants a positive number, not '$smp'" ;; esac
+case $timeout in ''|*[!0-9]*|0) infra "--timeout wants a positive number of seconds, not '$timeout'" ;; esac
 factor=${TIMEOUT_FACTOR:-1}
-case $factor in ''|*[!0-9]*|0) die "TIMEOUT_FACTOR wants a positive integer, not '$factor'" ;; esac
+case $factor in ''|*[!0-9]*|0) infra "TIMEOUT_FACTOR wants a positive integer, not '$factor'" ;; esac
 timeout=$((timeout * factor))
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not installed (make deps)"
+command -v qemu-system-x86_64 >/dev/null || infra "qemu-system-x86_64 not installed (make deps)"
+
+# kvm_works: QEMU can use KVM here.  A /dev/kvm node is not enough (a
+# nested guest may have one without VMX/SVM, or no access to it), so start
+# a machine-less QEMU with KVM and quit it.
+kvm_works() {
+	echo quit | timeout 30 qemu-system-x86_64 -machine none,accel=kvm \
+		-nodefaults -display none -monitor stdio >/dev/null 2>&1
+}
+
+case $accel in
+auto) if kvm_works; then accel=kvm; else accel=tcg; fi ;;
+kvm) kvm_works || infra "--accel kvm: QEMU cannot use KVM on this machine" ;;
+tcg) ;;
+*) infra "--accel wants auto, kvm or tcg, not '$accel'" ;;
+esac
 
 # SeaBIOS' MP table (no ACPI in this config) lists one CPU per socket,
-# hence sockets=N above.  pifutex.smp lets the guest check it saw them all.
+# hence sockets=N below.  pifutex.smp lets the guest check it saw them all.
 cmdline="console=ttyS0 panic=-1 oops=panic pifutex.smp=$smp${append:+ $append}"
 [ $testmode -eq 1 ] && [ $shell -eq 0 ] && cmdline="$cmdline panic_on_warn=1"
 [ $shell -eq 1 ] && cmdline="$cmdline pifutex.shell=1"
@@ -58,10 +90,9 @@ if [ -z "$log" ]; then
 fi
 mkdir -p "$(dirname "$log")"
 
-accel=tcg
 qemu=(qemu-system-x86_64 -nodefaults -nographic -serial stdio -no-reboot
-	-machine pc,accel=$accel -cpu max -smp "$smp,sockets=$smp,cores=1,threads=1" -m "$mem"
-	-kernel "$kernel" -initrd "$initrd" -append "$cmdline")
+	-machine "pc,accel=$accel" -cpu max -smp "$smp,sockets=$smp,cores=1,threads=1"
+	-m "$mem" -kernel "$kernel" -initrd "$initrd" -append "$cmdline")
 printf '+ %s\n' "$(printf '%q ' "${qemu[@]}")"
 
 if [ $shell -eq 1 ]; then
@@ -74,13 +105,19 @@ timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 secs=$(($(date +%s) - start))
-ln -sfn "$(basename "$log")" "$(dirname "$log")/latest.log"
-echo "run-qemu: QEMU ran ${secs}s; serial log in $log"
+echo "run-qemu: QEMU ran ${secs}s ($accel); serial log in $log"
+args=(--json "${log%.log}.json" --accel "$accel")
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-	"$PIFUTEX_ROOT/tools/verdict.py" "$log" || true
-	die "guest did not finish within ${timeout}s (log: $log)"
+	args+=(--timed-out "$timeout")
+elif [ "$rc" -ne 0 ]; then
+	args+=(--qemu-rc "$rc")
 fi
-[ "$rc" -eq 0 ] || note "qemu exited with status $rc"
-"$PIFUTEX_ROOT/tools/verdict.py" --json "${log%.log}.json" "$log" ||
-	die "verdict FAIL (log: $log)"
-[ "$rc" -eq 0 ] || die "qemu exited with status $rc (log: $log)"
+set +e
+"$PIFUTEX_ROOT/tools/verdict.py" "${args[@]}" "$log"
+rc=$?
+set -e
+case $rc in
+0) ;;
+1) die "verdict FAIL: test failure (log: $log)" ;;
+*) infra "verdict INFRA: infrastructure failure (log: $log)" ;;
+esac

@@ -2,19 +2,27 @@
 # SPDX-License-Identifier: GPL-2.0
 """Turn a guest serial log into a verdict.
 
-usage: verdict.py [--json FILE] LOG
+usage: verdict.py [--json FILE] [--accel A] [--timed-out SECS]
+                  [--qemu-rc N] LOG
+       verdict.py --summary JSON...
 
-Reads the whole serial log that tools/run-qemu.sh saved and:
-  * finds crash signatures (BUG:, WARNING:, Kernel panic, Oops, lockdep
-    splats, ...) and names the log line of each;
-  * parses the KTAP the guest's /init printed between the
-    "pi-futex: guest begin" and "pi-futex: guest end rc=N" markers, and
-    any KTAP the kernel printed before it (KUnit at boot);
-  * prints a table (suite, pass, fail, skip, result), then the "# counts:"
-    line each suite printed (how much a randomized or stress suite ran)
-    and the guest's vCPU count, and exits 0 only if
-    the guest finished, every plan was met, no test failed and the log is
-    free of crash signatures.
+Reads the whole serial log that tools/run-qemu.sh saved (parse), decides
+an outcome (decide) and prints it (render):
+  * crash signatures (BUG:, WARNING:, Kernel panic, Oops, lockdep
+    splats, ...), each with its log line;
+  * the KTAP the guest's /init printed between the "pi-futex: guest
+    begin" and "pi-futex: guest end rc=N" markers, and any KTAP the
+    kernel printed before it (KUnit at boot);
+  * a table (suite, pass, fail, skip, result), the "# counts:" line each
+    suite printed (how much a randomized or stress suite ran), the
+    guest's kernel, vCPU count and accelerator.
+Outcome and exit status: 0 pass (the guest finished, every plan was met,
+no test failed, no crash signature); 1 test failure; 2 infrastructure
+failure (the guest never printed its begin marker, or stopped before its
+first suite with no crash signature after the marker), or bad usage.
+--timed-out and --qemu-rc tell it how QEMU ended (run-qemu.sh passes
+them); --summary sums the .json verdicts of several boots and exits
+with the worst outcome.
 With --json, the verdict file also has each suite's subtests by name
 ("tests": {"name": "pass"|"fail"|"skip"}), which make prove-fixes reads.
 
@@ -159,7 +167,14 @@ def guest_info(lines):
 
 
 def verdict(lines):
-    """Return (suites, problems, guest_rc)."""
+    """Parse a serial log: returns (suites, problems, guest_rc)."""
+    v = parse(lines)
+    return v['suites'], v['problems'], v['guest_rc']
+
+
+def parse(lines):
+    """Everything the log says: the suites (KUnit at boot, then the
+    guest's), the problems found, the guest's markers and rc."""
     problems = []
     begin = end = None
     guest_rc = None
@@ -176,21 +191,55 @@ def verdict(lines):
     ksuites, kproblems = parse_block(kernel_part, 1, 'kunit:')
     suites += ksuites
     problems += kproblems
+    gsuites = []
     if begin is None:
         problems.append('guest never started its suites '
                         f'(no "{BEGIN}" line)')
     elif end is None:
+        gsuites, gproblems = parse_block(lines[begin + 1:], begin + 2, '')
         problems.append('guest did not finish its suites (no "pi-futex: '
                         'guest end" line: hang, crash or timeout)')
     else:
         gsuites, gproblems = parse_block(lines[begin + 1:end], begin + 2, '')
-        suites += gsuites
         problems += gproblems
         if not gsuites:
             problems.append('guest ran no suite')
-    for no, text in crashes(lines):
+    suites += gsuites
+    crash = crashes(lines)
+    for no, text in crash:
         problems.append(f'log:{no}: kernel crash signature: {text}')
-    return suites, problems, guest_rc
+    release, cpus = guest_info(lines)
+    return {'suites': suites, 'problems': problems, 'guest_rc': guest_rc,
+            'begin': begin, 'end': end, 'guest_suites': len(gsuites),
+            'crash_lines': [no for no, _ in crash],
+            'kernel': release, 'cpus': cpus}
+
+
+# Outcomes and their exit codes, as tuxrun classes results.
+EXIT = {'pass': 0, 'fail': 1, 'infra': 2}
+
+
+def decide(v, timed_out=None, qemu_rc=None):
+    """The outcome of parsed log @v: 'pass', 'fail' (a test failed) or
+    'infra' (the run broke before it could test: QEMU did not start, the
+    guest never printed its begin marker, or it stopped before its first
+    suite without a crash signature to blame), and the reasons."""
+    reasons = list(v['problems'])
+    if timed_out:
+        reasons.append(f'QEMU killed after {timed_out}s (timeout)')
+    if qemu_rc:
+        reasons.append(f'QEMU exited with status {qemu_rc}')
+    tot_fail = sum(s['fail'] for s in v['suites'])
+    if v['guest_rc'] not in (None, 0) and tot_fail == 0:
+        reasons.append(f'guest /init reported rc={v["guest_rc"]}')
+    if v['begin'] is None:
+        return 'infra', reasons
+    crash_after = [n for n in v['crash_lines'] if n > v['begin']]
+    if v['end'] is None and v['guest_suites'] == 0 and not crash_after:
+        return 'infra', reasons
+    if reasons or tot_fail or not v['suites']:
+        return 'fail', reasons
+    return 'pass', reasons
 
 
 def table(suites):
@@ -215,7 +264,7 @@ def table(suites):
 def summary(paths):
     """One line per boot verdict (.json), then the sum over all of them."""
     tot = {'pass': 0, 'fail': 0, 'skip': 0}
-    failed = False
+    worst = 0
     for path in paths:
         try:
             with open(path, encoding='utf-8') as f:
@@ -226,14 +275,18 @@ def summary(paths):
         n = {k: sum(s[k] for s in v['suites']) for k in tot}
         for k in tot:
             tot[k] += n[k]
-        failed |= v['verdict'] != 'pass'
+        worst = max(worst, EXIT.get(v['verdict'], 2))
         name = os.path.basename(path).rsplit('.', 1)[0]
         print(f'{name}: {v.get("kernel") or "?"} on {v.get("cpus") or "?"} '
               f'vCPU(s): {n["pass"]} passed, {n["fail"]} failed, '
               f'{n["skip"]} skipped, {v["verdict"].upper()}')
     print(f'boots: {tot["pass"]} passed, {tot["fail"]} failed, '
           f'{tot["skip"]} skipped')
-    return 1 if failed else 0
+    return worst
+
+
+USAGE = ('usage: verdict.py [--json FILE] [--accel A] [--timed-out SECS] '
+         '[--qemu-rc N] LOG | --summary JSON...')
 
 
 def main(argv):
@@ -243,13 +296,13 @@ def main(argv):
             print('usage: verdict.py --summary JSON...', file=sys.stderr)
             return 2
         return summary(args[1:])
-    json_out = None
-    if len(args) >= 2 and args[0] == '--json':
-        json_out = args[1]
+    opts = {'--json': None, '--accel': None, '--timed-out': None,
+            '--qemu-rc': None}
+    while len(args) >= 2 and args[0] in opts:
+        opts[args[0]] = args[1]
         args = args[2:]
     if len(args) != 1:
-        print('usage: verdict.py [--json FILE] LOG | --summary JSON...',
-              file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
     try:
         with open(args[0], encoding='utf-8', errors='replace') as f:
@@ -257,27 +310,34 @@ def main(argv):
     except OSError as e:
         print(f'verdict: error: {e}', file=sys.stderr)
         return 2
-    suites, problems, guest_rc = verdict(lines)
-    text, tot = table(suites)
-    print(text)
-    failed = bool(problems) or tot['fail'] > 0 or not suites
-    if guest_rc not in (None, 0) and tot['fail'] == 0:
-        problems.append(f'guest /init reported rc={guest_rc}')
-        failed = True
-    for p in problems:
-        print(f'verdict: {args[0]}: {p}')
-    print(f'verdict: {"FAIL" if failed else "PASS"} (log {args[0]})')
-    release, cpus = guest_info(lines)
-    if release:
-        print(f'guest: {release} on {cpus} vCPU(s)')
-    print(f'guest: {tot["pass"]} passed, {tot["fail"]} failed, '
-          f'{tot["skip"]} skipped')
-    if json_out:
-        with open(json_out, 'w', encoding='utf-8') as f:
-            json.dump({'suites': suites, 'problems': problems, 'cpus': cpus,
-                       'kernel': release,
-                       'verdict': 'fail' if failed else 'pass'}, f, indent=1)
-    return 1 if failed else 0
+    v = parse(lines)
+    outcome, reasons = decide(v, opts['--timed-out'], opts['--qemu-rc'])
+    print(render(args[0], v, outcome, reasons, opts['--accel']))
+    if opts['--json']:
+        with open(opts['--json'], 'w', encoding='utf-8') as f:
+            json.dump({'suites': v['suites'], 'problems': reasons,
+                       'cpus': v['cpus'], 'kernel': v['kernel'],
+                       'accel': opts['--accel'], 'verdict': outcome},
+                      f, indent=1)
+    return EXIT[outcome]
+
+
+# What each outcome is called on the verdict line.
+TITLE = {'pass': 'PASS', 'fail': 'FAIL (test failure)',
+         'infra': 'INFRA (infrastructure failure)'}
+
+
+def render(log, v, outcome, reasons, accel=None):
+    text, tot = table(v['suites'])
+    out = [text]
+    out += [f'verdict: {log}: {r}' for r in reasons]
+    out.append(f'verdict: {TITLE[outcome]} (log {log})')
+    if v['kernel']:
+        out.append(f'guest: {v["kernel"]} on {v["cpus"]} vCPU(s)'
+                   + (f', {accel}' if accel else ''))
+    out.append(f'guest: {tot["pass"]} passed, {tot["fail"]} failed, '
+               f'{tot["skip"]} skipped')
+    return '\n'.join(out)
 
 
 if __name__ == '__main__':

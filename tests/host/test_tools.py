@@ -2,6 +2,7 @@
 """Host tests of the pipeline scripts, with fakes instead of apt and QEMU."""
 import hashlib
 import io
+import json
 import os
 import shutil
 import stat
@@ -142,8 +143,8 @@ esac
         env = dict(os.environ, PATH=self.bin + ':' + os.environ['PATH'],
                    XDG_CACHE_HOME=self.cache, PIN_FILE=pin, **extra)
         env.pop('KERNEL', None)
-        return sh([os.path.join(TOOLS, 'fetch-kernel.sh'), self.build],
-                  env=env)
+        return sh([os.path.join(TOOLS, 'fetch-kernel.sh'),
+                   os.path.join(self.build, 'linux-6.12.1-1_test')], env=env)
 
     def cache_files(self):
         d = os.path.join(self.cache, 'pi-futex')
@@ -199,7 +200,8 @@ echo "$2 | 7.0.1-1 | http://mirror.invalid suite/main amd64 Packages"
 
     def test_unknown_kernel_is_named(self):
         env = dict(os.environ, KERNEL='5.99', XDG_CACHE_HOME=self.cache)
-        p = sh([os.path.join(TOOLS, 'fetch-kernel.sh'), self.build], env=env)
+        p = sh([os.path.join(TOOLS, 'fetch-kernel.sh'),
+                os.path.join(self.build, 'linux-5.99')], env=env)
         self.assertNotEqual(p.returncode, 0)
         self.assertIn('unknown KERNEL=5.99; pins: 6.12 7.3', p.stderr)
         self.assertEqual(len(p.stderr.splitlines()), 1, p.stderr)
@@ -505,6 +507,9 @@ class RunQemuTest(unittest.TestCase):
         shutil.rmtree(self.tmp)
 
     def run_qemu(self, script, *extra):
+        # Unless the script answers run-qemu.sh's KVM probe, KVM is absent.
+        if 'none,accel=kvm' not in script:
+            script = 'case "$*" in *none,accel=kvm*) exit 1 ;; esac\n' + script
         write(os.path.join(self.bin, 'qemu-system-x86_64'),
               '#!/bin/sh\n' + script, 0o755)
         env = dict(os.environ, PATH=self.bin + ':' + os.environ['PATH'])
@@ -525,10 +530,52 @@ class RunQemuTest(unittest.TestCase):
         self.assertTrue(os.path.exists(os.path.join(self.tmp, 'logs', 'x.log')))
 
     def test_hanging_guest_times_out(self):
+        # Stuck after a suite: a test failure.
+        p = self.run_qemu(f'cat {HERE}/logs/hang.log\nexec sleep 60\n',
+                          '--timeout', '2')
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertIn('QEMU killed after 2s (timeout)', p.stdout)
+        self.assertIn('verdict FAIL: test failure', p.stderr)
+
+    def test_stuck_before_first_suite_is_infra(self):
         p = self.run_qemu('echo "pi-futex: guest begin"\nexec sleep 60\n',
                           '--timeout', '2')
-        self.assertNotEqual(p.returncode, 0)
-        self.assertIn('guest did not finish within 2s', p.stderr)
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        self.assertIn('QEMU killed after 2s (timeout)', p.stdout)
+        self.assertIn('verdict INFRA', p.stderr)
+
+    def test_panic_before_suites_is_infra(self):
+        p = self.run_qemu(f'cat {HERE}/logs/panic.log\n')
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        self.assertIn('Kernel panic', p.stdout)
+
+    def accel_of(self, p):
+        with open(os.path.join(self.tmp, 'logs', 'x.json')) as f:
+            return json.load(f)['accel']
+
+    def test_kvm_used_when_the_probe_works(self):
+        # The fake QEMU answers the machine-less KVM probe.
+        p = self.run_qemu('case "$*" in *none,accel=kvm*) exit 0 ;; esac\n'
+                          f'cat {HERE}/logs/pass.log\n')
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertRegex(p.stdout, r'-machine pc\\?,accel=kvm ')
+        self.assertIn('2 vCPU(s), kvm', p.stdout)
+        self.assertEqual(self.accel_of(p), 'kvm')
+        p = self.run_qemu('case "$*" in *none,accel=kvm*) exit 0 ;; esac\n'
+                          f'cat {HERE}/logs/pass.log\n', '--accel', 'tcg')
+        self.assertRegex(p.stdout, r'-machine pc\\?,accel=tcg ')
+        self.assertEqual(self.accel_of(p), 'tcg')
+
+    def test_tcg_when_the_probe_fails(self):
+        p = self.run_qemu('case "$*" in *none,accel=kvm*) exit 1 ;; esac\n'
+                          f'cat {HERE}/logs/pass.log\n')
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertRegex(p.stdout, r'-machine pc\\?,accel=tcg ')
+        self.assertEqual(self.accel_of(p), 'tcg')
+        p = self.run_qemu('case "$*" in *none,accel=kvm*) exit 1 ;; esac\n'
+                          'exit 0\n', '--accel', 'kvm')
+        self.assertEqual(p.returncode, 2)
+        self.assertIn('--accel kvm: QEMU cannot use KVM', p.stderr)
 
     def test_kernel_warning_fails(self):
         p = self.run_qemu(f'cat {HERE}/logs/warning.log\n')
@@ -543,15 +590,16 @@ class RunQemuTest(unittest.TestCase):
 
     def test_bad_options_are_rejected(self):
         p = self.run_qemu('exit 0\n', '--smp', 'two')
-        self.assertNotEqual(p.returncode, 0)
+        self.assertEqual(p.returncode, 2)
         self.assertIn("--smp wants a positive number, not 'two'", p.stderr)
         p = self.run_qemu('exit 0\n', '--bogus')
         self.assertIn('unknown option --bogus', p.stderr)
 
-    def test_qemu_failure_is_reported(self):
+    def test_qemu_failure_is_infra(self):
         p = self.run_qemu('echo "qemu: could not load kernel" >&2; exit 1\n')
-        self.assertNotEqual(p.returncode, 0)
-        self.assertIn('verdict FAIL', p.stderr)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn('QEMU exited with status 1', p.stdout)
+        self.assertIn('verdict INFRA', p.stderr)
 
 
 if __name__ == '__main__':

@@ -70,9 +70,10 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn('possible circular locking dependency', out)
 
-    def test_panic_without_suites_fails(self):
+    def test_panic_without_suites_is_infra(self):
         rc, out = run('panic.log')
-        self.assertEqual(rc, 1)
+        self.assertEqual(rc, 2)
+        self.assertIn('verdict: INFRA', out)
         self.assertIn('Kernel panic', out)
         self.assertIn('guest never started', out)
 

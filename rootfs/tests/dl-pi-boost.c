@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reproducers of two SCHED_DEADLINE + PI futex bugs (README, "Bugs
- * found", 4 and 5), KTAP output.  Not in the runlist: both fail on the
- * pinned kernels, and the second WARNs (a panic with panic_on_warn).
+ * found", 4 and 5), KTAP output (kselftest.h).  Not in the runlist:
+ * both fail on the pinned kernels, and the second WARNs (a panic with
+ * panic_on_warn).
  *
  *   dl-pi-boost setprio    a SCHED_FIFO 10 owner of a PI futex, boosted
  *                          to SCHED_DEADLINE by a deadline waiter, is
@@ -30,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kselftest.h"
 #include "sched-attr.h"
 #include "task-stat.h"
 
@@ -100,15 +102,17 @@ int main(int argc, char **argv)
 	fifo_donor = argc == 3;
 	/* Field 18: -1 - rt_priority for SCHED_FIFO, -101 for deadline. */
 	want = fifo_donor ? -51 : -101;
-	printf("KTAP version 1\n1..1\n");
+	ksft_print_header();
+	ksft_set_plan(1);
 	taint0 = tainted();
 	pthread_attr_init(&pa);
 	pthread_attr_setinheritsched(&pa, PTHREAD_EXPLICIT_SCHED);
 	pthread_attr_setschedpolicy(&pa, SCHED_FIFO);
 	pthread_attr_setschedparam(&pa, &sp);
 	if (pthread_create(&o, &pa, owner, NULL)) {
-		printf("not ok 1 %s # cannot start a SCHED_FIFO owner\n", argv[1]);
-		return 1;
+		ksft_print_msg("cannot start a SCHED_FIFO owner\n");
+		ksft_test_result_fail("%s\n", argv[1]);
+		ksft_finished();
 	}
 	while (!owner_locked)
 		msleep(1);
@@ -120,8 +124,9 @@ int main(int argc, char **argv)
 	printf("# owner prio (stat field 18) %d with the %s waiter queued\n",
 	       prio, fifo_donor ? "SCHED_FIFO 50" : "deadline");
 	if (prio != want) {
-		printf("not ok 1 %s # owner not boosted to %d\n", argv[1], want);
-		return 1;
+		ksft_print_msg("owner not boosted to %d\n", want);
+		ksft_test_result_fail("%s\n", argv[1]);
+		ksft_finished();
 	}
 	if (!strcmp(argv[1], "setprio")) {
 		err = set_policy(owner_tid, POLICY_FIFO, 30);
@@ -143,6 +148,6 @@ int main(int argc, char **argv)
 		       taint0, tainted());
 		ok = 0;
 	}
-	printf("%s 1 %s\n", ok ? "ok" : "not ok", argv[1]);
-	return !ok;
+	ksft_test_result(ok, "%s\n", argv[1]);
+	ksft_finished();
 }

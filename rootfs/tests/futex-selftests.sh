@@ -13,7 +13,8 @@
 # conversion (7.x) it rejects them and one plain run covers every variant.
 # Its -h text tells which one the tree built.  futex_lock_pi_exiting (a
 # PI lock racing with its owner's exit) runs where the tree has it.
-. /usr/share/pi-futex/tests/ktap.sh
+# shellcheck source=/dev/null
+. /usr/share/pi-futex/tests/ktap_helpers.sh
 dir=/usr/share/pi-futex/selftests
 set -- \
 	"futex_wait_timeout" \
@@ -30,13 +31,19 @@ set -- "$@" \
 	"futex_requeue_pi_signal_restart" \
 	"futex_requeue_pi_mismatched_ops"
 [ -x "$dir/futex_lock_pi_exiting" ] && set -- "$@" "futex_lock_pi_exiting"
-ktap_plan $#
+ktap_print_header
+ktap_set_plan $#
 for t in "$@"; do
 	name=$(echo "$t" | tr ' ' '_')
 	# shellcheck disable=SC2086 # split the arguments
 	out=$(cd "$dir" && timeout -s KILL 120 ./$t 2>&1)
 	rc=$?
 	printf '%s\n' "$out" | sed 's/^/# /'
-	if [ $rc -eq 0 ]; then ktap_ok "$name"; else ktap_fail "$name" "exit $rc"; fi
+	if [ $rc -eq 0 ]; then
+		ktap_test_pass "$name"
+	else
+		ktap_print_msg "$name: exit $rc"
+		ktap_test_fail "$name"
+	fi
 done
-ktap_finish
+ktap_finished

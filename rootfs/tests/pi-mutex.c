@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * glibc PTHREAD_PRIO_INHERIT mutexes on the pi-futex kernel, KTAP output.
+ * glibc PTHREAD_PRIO_INHERIT mutexes on the pi-futex kernel, KTAP
+ * output (kselftest.h).
  *
  *  1. boost: a SCHED_FIFO 50 waiter raises a SCHED_OTHER owner to 50
  *     (/proc/self/task/<tid>/stat field 18), and the owner drops back on
@@ -28,13 +29,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kselftest.h"
 #include "task-stat.h"
 
 #define CS_MS		50
 #define MARGIN_MS	25
 #define HOG_MS		400
 
-static int ntests, nfail;
 
 static void result(int ok, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -50,10 +51,7 @@ static void result(int ok, const char *name, const char *fmt, ...)
 		va_end(ap);
 		printf("\n");
 	}
-	printf("%s %d %s\n", ok ? "ok" : "not ok", ++ntests, name);
-	if (!ok)
-		nfail++;
-	fflush(stdout);
+	ksft_test_result(ok, "%s\n", name);
 }
 
 static pid_t gettid_(void)
@@ -269,11 +267,11 @@ static void test_inversion(void)
 
 int main(void)
 {
-	printf("KTAP version 1\n1..5\n");
+	ksft_print_header();
+	ksft_set_plan(5);
 	test_boost();
 	test_robust(1);
 	test_robust(0);
 	test_inversion();
-	printf("# Totals: pass:%d fail:%d skip:0\n", ntests - nfail, nfail);
-	return nfail ? 1 : 0;
+	ksft_finished();
 }

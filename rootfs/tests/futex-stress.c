@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * futex-stress [seconds] [owner-exit iterations]: PI futexes under load,
- * KTAP output.
+ * KTAP output (kselftest.h).
  *
  * 1. Six threads (SCHED_FIFO 10..40 and two SCHED_OTHER) hammer three PI
  *    futexes with lock, trylock and timed lock (random 0-2 ms absolute
@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kselftest.h"
 #include "task-stat.h"
 
 #define NWORKERS	6
@@ -280,9 +281,8 @@ int main(int argc, char **argv)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;	/* no SA_RESTART */
 	sigaction(SIGUSR1, &sa, NULL);
-	setvbuf(stdout, NULL, _IOLBF, 0);
-
-	printf("KTAP version 1\n1..2\n");
+	ksft_print_header();
+	ksft_set_plan(2);
 	for (i = 0; i < NWORKERS; i++)
 		pthread_create(&workers[i], NULL, worker, (void *)i);
 	pthread_create(&sig, NULL, signaller, NULL);
@@ -301,20 +301,18 @@ int main(int argc, char **argv)
 		if (word[i] || counter[i])
 			violation("futex %d left word %#x counter %d", i,
 				  word[i], counter[i]);
-	printf("# %d s: %ld operations, acquisitions %ld/%ld/%ld, %ld timeouts, %ld trylock busy, %ld EINTR, %ld signals sent, %ld violations\n",
-	       secs, ops, acquired[0], acquired[1], acquired[2], timeouts, busy,
-	       eintr, (long)sent, violations);
+	ksft_print_msg("%d s: %ld operations, acquisitions %ld/%ld/%ld, %ld timeouts, %ld trylock busy, %ld EINTR, %ld signals sent, %ld violations\n",
+		       secs, ops, acquired[0], acquired[1], acquired[2],
+		       timeouts, busy, eintr, (long)sent, violations);
 	ok1 = !violations && ops > 0 && timeouts + busy > 0;
-	printf("%s 1 pi_futex_hammer_with_timeouts_and_signals\n",
-	       ok1 ? "ok" : "not ok");
+	ksft_test_result(ok1, "pi_futex_hammer_with_timeouts_and_signals\n");
 
 	bad_exits = owner_exits(exits);
-	printf("# %d owner exits, %ld bad hand-offs\n", exits, bad_exits);
+	ksft_print_msg("%d owner exits, %ld bad hand-offs\n", exits,
+		       bad_exits);
 	ok2 = !bad_exits;
-	printf("%s 2 owner_exit_hands_lock_with_owner_died\n",
-	       ok2 ? "ok" : "not ok");
-	printf("# counts: %ld futex operations in %d s, %d owner exits, %ld violation(s)\n",
-	       ops, secs, exits, violations + bad_exits);
-	printf("# Totals: pass:%d fail:%d skip:0\n", ok1 + ok2, 2 - ok1 - ok2);
-	return ok1 && ok2 ? 0 : 1;
+	ksft_test_result(ok2, "owner_exit_hands_lock_with_owner_died\n");
+	ksft_print_msg("counts: %ld futex operations in %d s, %d owner exits, %ld violation(s)\n",
+		       ops, secs, exits, violations + bad_exits);
+	ksft_finished();
 }

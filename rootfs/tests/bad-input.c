@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bad-input [calls] [seconds]: throw malformed input at the rt-mutex
- * tester's sysfs files and at the futex syscall, KTAP output.
+ * tester's sysfs files and at the futex syscall, KTAP output (kselftest.h).
  *
  * sysfs: random bytes, overlong and huge writes, opcodes and data in and
  * out of range, from four processes at once (so commands also reach busy
@@ -28,6 +28,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "kselftest.h"
 
 #define SYSFS "/sys/devices/system/rttest"
 
@@ -252,8 +254,8 @@ int main(int argc, char **argv)
 	int i, st, fails = 0, ok1, ok2, ok3;
 	pid_t pids[4];
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("KTAP version 1\n1..3\n");
+	ksft_print_header();
+	ksft_set_plan(3);
 	for (i = 0; i < 4; i++) {
 		pids[i] = fork();
 		if (!pids[i])
@@ -266,18 +268,16 @@ int main(int argc, char **argv)
 	}
 	sysfs_writes = 4 * (calls / 8);
 	ok1 = !fails;
-	printf("# %ld sysfs writes from 4 processes, %d process(es) saw an undocumented errno\n",
-	       sysfs_writes, fails);
-	printf("%s 1 sysfs_writes_einval_or_ebusy\n", ok1 ? "ok" : "not ok");
+	ksft_print_msg("%ld sysfs writes from 4 processes, %d process(es) saw an undocumented errno\n",
+		       sysfs_writes, fails);
+	ksft_test_result(ok1, "sysfs_writes_einval_or_ebusy\n");
 	ok2 = tester_idle();
-	printf("%s 2 tester_back_to_idle\n", ok2 ? "ok" : "not ok");
+	ksft_test_result(ok2, "tester_back_to_idle\n");
 	ok3 = !futex_campaign(calls, secs);
-	printf("# %ld futex calls, %ld undocumented errnos\n", futex_calls,
-	       futex_bad);
-	printf("%s 3 futex_calls_documented_errnos\n", ok3 ? "ok" : "not ok");
-	printf("# counts: %ld sysfs writes (4 processes), %ld futex calls, %ld undocumented errno(s)\n",
-	       sysfs_writes, futex_calls, futex_bad + fails);
-	printf("# Totals: pass:%d fail:%d skip:0\n", ok1 + ok2 + ok3,
-	       3 - ok1 - ok2 - ok3);
-	return ok1 && ok2 && ok3 ? 0 : 1;
+	ksft_print_msg("%ld futex calls, %ld undocumented errnos\n",
+		       futex_calls, futex_bad);
+	ksft_test_result(ok3, "futex_calls_documented_errnos\n");
+	ksft_print_msg("counts: %ld sysfs writes (4 processes), %ld futex calls, %ld undocumented errno(s)\n",
+		       sysfs_writes, futex_calls, futex_bad + fails);
+	ksft_finished();
 }

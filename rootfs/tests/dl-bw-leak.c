@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reproducer of a SCHED_DEADLINE bandwidth leak (README, "Bugs found",
- * 6), KTAP output.  Not in the runlist: it fails on 7.3.
+ * 6), KTAP output (kselftest.h).  Not in the runlist: it fails on 7.3.
  *
  *   dl-bw-leak asleep    a thread asleep in FUTEX_WAIT is made
  *                        SCHED_DEADLINE (5% of a CPU) by another thread
@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kselftest.h"
 #include "sched-attr.h"
 
 #define RT_RUNTIME	"/proc/sys/kernel/sched_rt_runtime_us"
@@ -118,7 +119,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	spin = strcmp(argv[1], "asleep") != 0;
-	printf("KTAP version 1\n1..1\n");
+	ksft_print_header();
+	ksft_set_plan(1);
 	before = allocated();
 	pthread_create(&t, NULL, sleeper, NULL);
 	while (!tid)
@@ -131,20 +133,16 @@ int main(int argc, char **argv)
 		msleep(300);
 	}
 	e2 = set_policy(tid, POLICY_OTHER, 0);
-	printf("# sched_setattr(%s thread): SCHED_DEADLINE %s, SCHED_OTHER %s\n",
-	       argv[1], e1 ? strerror(e1) : "0", e2 ? strerror(e2) : "0");
+	ksft_print_msg("sched_setattr(%s thread): SCHED_DEADLINE %s, SCHED_OTHER %s\n",
+		       argv[1], e1 ? strerror(e1) : "0", e2 ? strerror(e2) : "0");
 	/* Longer than the period: its 0-lag time has passed. */
 	msleep(300);
 	after = allocated();
 	__atomic_store_n(&stop_word, 1, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &stop_word, FUTEX_WAKE, 1, NULL, NULL, 0);
 	pthread_join(t, NULL);
-	printf("# deadline bandwidth allocated per CPU: %ld us/s before, %ld after\n",
-	       before, after);
-	if (e1 || e2 || after != before) {
-		printf("not ok 1 %s\n", argv[1]);
-		return 1;
-	}
-	printf("ok 1 %s\n", argv[1]);
-	return 0;
+	ksft_print_msg("deadline bandwidth allocated per CPU: %ld us/s before, %ld after\n",
+		       before, after);
+	ksft_test_result(!e1 && !e2 && after == before, "%s\n", argv[1]);
+	ksft_finished();
 }
