@@ -2,10 +2,17 @@
 # shellcheck shell=bash
 # Shared helpers for the pi-futex shell tools.  Source, do not execute.
 
-# die MESSAGE: one line on stderr naming the tool, then exit 1.
-die() {
+# die_with STATUS MESSAGE: one line on stderr naming the tool, then exit
+# STATUS; die MESSAGE exits 1.
+die_with() {
+	local status=$1
+	shift
 	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
-	exit 1
+	exit "$status"
+}
+
+die() {
+	die_with 1 "$@"
 }
 
 note() {

@@ -28,8 +28,7 @@ set -euo pipefail
 
 # infra MESSAGE: an infrastructure failure, exit 2.
 infra() {
-	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
-	exit 2
+	die_with 2 "$@"
 }
 
 kernel='' initrd='' smp=2 mem=512M append='' timeout=1800 accel=auto

@@ -549,7 +549,7 @@ class RunQemuTest(unittest.TestCase):
         self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
         self.assertIn('Kernel panic', p.stdout)
 
-    def accel_of(self, p):
+    def accel_of(self):
         with open(os.path.join(self.tmp, 'logs', 'x.json')) as f:
             return json.load(f)['accel']
 
@@ -560,18 +560,18 @@ class RunQemuTest(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         self.assertRegex(p.stdout, r'-machine pc\\?,accel=kvm ')
         self.assertIn('2 vCPU(s), kvm', p.stdout)
-        self.assertEqual(self.accel_of(p), 'kvm')
+        self.assertEqual(self.accel_of(), 'kvm')
         p = self.run_qemu('case "$*" in *none,accel=kvm*) exit 0 ;; esac\n'
                           f'cat {HERE}/logs/pass.log\n', '--accel', 'tcg')
         self.assertRegex(p.stdout, r'-machine pc\\?,accel=tcg ')
-        self.assertEqual(self.accel_of(p), 'tcg')
+        self.assertEqual(self.accel_of(), 'tcg')
 
     def test_tcg_when_the_probe_fails(self):
         p = self.run_qemu('case "$*" in *none,accel=kvm*) exit 1 ;; esac\n'
                           f'cat {HERE}/logs/pass.log\n')
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         self.assertRegex(p.stdout, r'-machine pc\\?,accel=tcg ')
-        self.assertEqual(self.accel_of(p), 'tcg')
+        self.assertEqual(self.accel_of(), 'tcg')
         p = self.run_qemu('case "$*" in *none,accel=kvm*) exit 1 ;; esac\n'
                           'exit 0\n', '--accel', 'kvm')
         self.assertEqual(p.returncode, 2)
