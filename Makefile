@@ -20,6 +20,7 @@ FLAVOUR   ?= debug
 FRAGS_base  := base.config
 FRAGS_debug := base.config debug.config
 FRAGS_kasan := base.config debug.config kasan.config
+FRAGS_rt    := base.config debug.config rt.config
 FRAGS     := $(addprefix $(ROOT)/kernel-config/,$(FRAGS_$(FLAVOUR)))
 OBJ       := $(BUILD)/obj-$(KERNEL)-$(FLAVOUR)
 BZIMAGE   := $(OBJ)/arch/x86/boot/bzImage
@@ -44,7 +45,7 @@ GUEST_C   := $(wildcard $(GUEST)/*.c)
 GUEST_BINS := $(patsubst $(GUEST)/%.c,$(GUESTBIN)/%,$(GUEST_C))
 
 ifeq ($(FRAGS_$(FLAVOUR)),)
-$(error unknown FLAVOUR=$(FLAVOUR); known: base debug kasan)
+$(error unknown FLAVOUR=$(FLAVOUR); known: base debug kasan rt)
 endif
 
 .PHONY: help deps fetch kernel patch config initramfs guest-bins selftests run check \
@@ -55,10 +56,11 @@ endif
 help:
 	@echo "pi-futex targets:"
 	@echo "  make run        fetch, patch, build, boot, run the suites, print the verdict"
-	@echo "  make check      host tests, lint, the suite on $(MAINLINE) at SMP 1/2/4 and on"
-	@echo "                  the other pins at SMP $(STABLE_SMP), a negative control,"
-	@echo "                  apply-check, bisect-check (what CI runs)"
-	@echo "  make check-full make check, prove-fixes, then the KASAN flavour at SMP 1/2/4"
+	@echo "  make check      host tests, lint, the suite on $(MAINLINE) at SMP 1/2/4, on"
+	@echo "                  the other pins at SMP $(STABLE_SMP) and on $(MAINLINE) rt at SMP $(RT_SMP),"
+	@echo "                  a negative control, apply-check, bisect-check (what CI runs)"
+	@echo "  make check-full make check, prove-fixes on debug and rt, the rest of the rt"
+	@echo "                  matrix, then the KASAN flavour at SMP 1/2/4"
 	@echo "  make matrix     the whole guest suite at each of MATRIX_SMP='$(MATRIX_SMP)' vCPUs"
 	@echo "  make deps       install the Debian packages needed (done automatically)"
 	@echo "  make fetch      download + verify + extract the pinned kernel (pins/KERNEL)"
@@ -70,17 +72,19 @@ help:
 	@echo "  make lint       shellcheck of the scripts; checkpatch --strict and mail headers of every patch"
 	@echo "  make export     build/outgoing/KERNEL/{fixes,tester}/: mails + cover letters (DCO='Name <addr>')"
 	@echo "  make prove-fixes boot the series with each fix taken out: its tests must fail"
+	@echo "                  (the fixes tests/prove-fixes names for FLAVOUR; FIX=0007: one)"
 	@echo "  make apply-check  git am the exported mails onto a clean import, compare with quilt;"
 	@echo "                  git am the fixes onto every other pin"
 	@echo "  make bisect-check build the kernel after each patch in turn"
 	@echo "  make stress     rt-random 2000x50, futex-stress 60 s, bad-input 200000 calls"
 	@echo "  make campaign   rt-random alone: SCENARIOS=N from SEED=S, DL_PCT=P"
 	@echo "  make bench      PI fast path / hand-off / inversion on the host and on every"
-	@echo "                  pin (BENCH_PINS), one table and plots in build/bench/"
+	@echo "                  pin (BENCH_PINS), cyclictest latency under pi_stress in the"
+	@echo "                  guests; FLAVOUR=rt: rt beside debug; table and plots in build/bench/"
 	@echo "  make repin      move pins/KERNEL to the newest served version of its line"
 	@echo "  make clean      remove build outputs, keep the extracted tree"
 	@echo "  make distclean  remove build/ entirely (the download cache stays)"
-	@echo "variables: KERNEL=$(KERNEL) ($(PINS)) FLAVOUR=$(FLAVOUR) (base|debug|kasan)"
+	@echo "variables: KERNEL=$(KERNEL) ($(PINS)) FLAVOUR=$(FLAVOUR) (base|debug|kasan|rt)"
 	@echo "  SMP=$(SMP) MEM=$(MEM) ACCEL=$(ACCEL) (auto|kvm|tcg)"
 	@echo "  TIMEOUT=SECS APPEND='...' RTTEST_EXTRA=DIR TIMEOUT_FACTOR=N"
 
@@ -133,8 +137,9 @@ QEMU_OPTS = --kernel $(BZIMAGE) --mem $(MEM) --accel $(ACCEL) \
 # build/logs/LOG.log and the verdict beside it as LOG.json.
 boot = $(STAGE) $(1) $(ROOT)/tools/run-qemu.sh $(QEMU_OPTS) \
 	--initrd $(BUILD)/initramfs-$(2).cpio.gz --smp $(3) $(4) --log $(LOGS)/$(1).log
-# bootlog KERNEL,VCPUS: the main boot's log name (the verdict is its .json).
-bootlog = boot-$(1)-$(FLAVOUR)-smp$(2)
+# bootlog KERNEL,VCPUS[,FLAVOUR]: the main boot's log name (the verdict is
+# its .json).
+bootlog = boot-$(1)-$(or $(3),$(FLAVOUR))-smp$(2)
 # mainboot VCPUS: the whole suite of rootfs/runlist.
 mainboot = $(call boot,$(call bootlog,$(KERNEL),$(1)),$(KERNEL)-$(FLAVOUR),$(1))
 
@@ -186,14 +191,17 @@ apply-fixes: fetch
 	@$(STAGE) apply-fixes-$(KERNEL) env PIFUTEX_SRC=$(SRC) \
 		$(ROOT)/tools/export-series.sh apply-fixes $(FIXES)
 
-# Each fix of tests/prove-fixes taken out in turn: its tests must fail,
+# Each fix of tests/prove-fixes that holds on FLAVOUR (FIX=0007: only the
+# fixes whose name starts so) taken out in turn: its tests must fail,
 # everything else pass; then the full series (see tools/prove-fixes.sh).
+FIX       ?=
 prove-fixes: export initramfs
-	@$(STAGE) prove-fixes-$(KERNEL) $(ROOT)/tools/prove-fixes.sh $(SRC) $(OBJ) \
-		$(LOGS) $(QEMU_OPTS) --initrd $(INITRAMFS) --smp $(SMP)
+	@$(STAGE) prove-fixes-$(KERNEL)-$(FLAVOUR) $(ROOT)/tools/prove-fixes.sh \
+		$(SRC) $(OBJ) $(LOGS) $(FLAVOUR) "$(FIX)" \
+		$(QEMU_OPTS) --initrd $(INITRAMFS) --smp $(SMP)
 
-bisect-check: patch
-	@$(STAGE) bisect $(ROOT)/tools/bisect-check.sh $(SRC) $(FRAGS)
+bisect-check: kernel
+	@$(STAGE) bisect $(ROOT)/tools/bisect-check.sh $(SRC) $(OBJ) $(FRAGS)
 
 # Not part of check: randomized tester scenarios, futex stress and the
 # bad-input campaign at stress size (rootfs/runlist-stress).
@@ -218,47 +226,61 @@ campaign: initramfs
 
 # Not part of check: absolute numbers under TCG mean little, the ratios
 # are the result.  The host and every pin of BENCH_PINS, one table and one
-# set of plots (a regression between kernels is a finding).
+# set of plots (a regression between kernels is a finding).  FLAVOUR=rt
+# boots each pin twice, PREEMPT_RT beside the debug flavour it is layered
+# on, so that PREEMPT_RT is the only difference between the two columns.
 # BENCH_SCALE=0.2 for a quick run.
 BENCH_SCALE ?= 1
 BENCH_PINS ?= $(MAINLINE) $(filter-out $(MAINLINE),$(PINS))
+BENCH_FLAVOURS := $(if $(filter rt,$(FLAVOUR)),debug rt,$(FLAVOUR))
 BENCH     := $(BUILD)/bench
 bench:
 	@$(ROOT)/tools/deps.sh
 	@$(STAGE) bench-host $(ROOT)/tools/run-bench.sh host $(BENCH)/bin $(BENCH_SCALE)
-	@$(foreach k,$(BENCH_PINS),\
-		$(MAKE) --no-print-directory bench-guest KERNEL=$(k) &&) true
+	@$(foreach k,$(BENCH_PINS),$(foreach f,$(BENCH_FLAVOURS),\
+		$(MAKE) --no-print-directory bench-guest KERNEL=$(k) FLAVOUR=$(f) &&)) true
 	@$(firstword $(wildcard /usr/bin/python3) python3) \
 		$(ROOT)/tools/bench-report.py $(BENCH) $(BENCH)/host.txt \
-		$(foreach k,$(BENCH_PINS),"$(k) (TCG)=$(BENCH)/guest-$(k).log")
+		$(foreach k,$(BENCH_PINS),$(foreach f,$(BENCH_FLAVOURS),\
+			"$(k) $(f)=$(BENCH)/guest-$(k)-$(f).log"))
 
 bench-guest: kernel
-	@$(STAGE) bench-$(KERNEL) $(ROOT)/tools/run-bench.sh guest $(SRC) $(OBJ) \
-		$(BENCH)/bin $(BENCH_SCALE) $(QEMU_OPTS)
+	@$(STAGE) bench-$(KERNEL)-$(FLAVOUR) $(ROOT)/tools/run-bench.sh guest \
+		$(SRC) $(OBJ) $(BENCH)/bin $(BENCH_SCALE) \
+		$(BENCH)/guest-$(KERNEL)-$(FLAVOUR).log $(QEMU_OPTS)
 
 # What CI runs.  The mainline pin gets the whole matrix and every check
-# of the series; every other pin (the stable targets) boots the whole
-# suite at STABLE_SMP vCPUs.
+# of the series, and its PREEMPT_RT flavour boots at RT_SMP vCPUs; every
+# other pin (the stable targets) boots the whole suite at STABLE_SMP
+# vCPUs.
 STABLE_SMP ?= 2
+RT_SMP    ?= 2
 check:
 	@$(MAKE) --no-print-directory check-host KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory lint KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory matrix KERNEL=$(MAINLINE)
 	@$(foreach k,$(filter-out $(MAINLINE),$(PINS)),\
 		$(MAKE) --no-print-directory matrix KERNEL=$(k) MATRIX_SMP="$(STABLE_SMP)" &&) true
+	@$(MAKE) --no-print-directory matrix KERNEL=$(MAINLINE) FLAVOUR=rt \
+		MATRIX_SMP="$(RT_SMP)"
 	@$(MAKE) --no-print-directory check-negative KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory apply-check KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory bisect-check KERNEL=$(MAINLINE)
 	@$(ROOT)/tools/verdict.py --summary \
 		$(foreach n,$(MATRIX_SMP),$(LOGS)/$(call bootlog,$(MAINLINE),$(n)).json) \
 		$(foreach k,$(filter-out $(MAINLINE),$(PINS)),\
-			$(foreach n,$(STABLE_SMP),$(LOGS)/$(call bootlog,$(k),$(n)).json))
+			$(foreach n,$(STABLE_SMP),$(LOGS)/$(call bootlog,$(k),$(n)).json)) \
+		$(foreach n,$(RT_SMP),$(LOGS)/$(call bootlog,$(MAINLINE),$(n),rt).json)
 	@echo "check: all stages passed"
 
-# Everything of check, then the KASAN flavour's matrix on KERNEL (too slow
-# for CI: see README, "Times").
+# Everything of check, then prove-fixes on the debug and the PREEMPT_RT
+# flavour, the rest of the PREEMPT_RT matrix and the KASAN flavour's
+# matrix on KERNEL (too slow for CI: see README, "Times").
 check-full: check
 	@$(MAKE) --no-print-directory prove-fixes KERNEL=$(MAINLINE)
+	@$(MAKE) --no-print-directory prove-fixes KERNEL=$(MAINLINE) FLAVOUR=rt
+	@$(MAKE) --no-print-directory matrix KERNEL=$(MAINLINE) FLAVOUR=rt \
+		MATRIX_SMP="$(filter-out $(RT_SMP),1 2 4)"
 	@$(MAKE) --no-print-directory matrix FLAVOUR=kasan
 	@echo "check-full: all stages passed"
 

@@ -10,8 +10,11 @@ inversion <kind> <i> <ms>" lines (guest lines may carry KTAP indentation,
 "# " prefixes and printk noise) of the host and of each guest (one per
 kernel, NAME its column), writes OUTDIR/results.json and
 OUTDIR/results.csv, prints one table with a column per side, and draws
-OUTDIR/inversion.png and OUTDIR/fastpath.png with matplotlib.  Exits 1 if
-a side has no results, a guest's kernel did not end up on the TSC
+OUTDIR/inversion.png and OUTDIR/fastpath.png with matplotlib, and
+OUTDIR/latency.png when guests report cyclictest's wakeup latency under
+pi_stress (the "latency" section).  A side named "PIN rt" is compared
+with "PIN debug", the flavour PREEMPT_RT is layered on.  Exits 1 if a
+side has no results, a guest reported a KTAP "not ok", a guest's kernel did not end up on the TSC
 clocksource (its times would be in jiffies), or the inversion goal is
 missed (with PI, max wait <= 1.5 x the critical section; without PI,
 >= 20 x worse).
@@ -25,6 +28,7 @@ import sys
 LINE_RE = re.compile(r'BENCH (\S+) (\S+) (\S+) (-?[0-9.]+)\s*$')
 ITER_RE = re.compile(r'BENCHITER inversion (\S+) (\d+) (-?[0-9.]+)\s*$')
 CLOCK_RE = re.compile(r'clocksource: Switched to clocksource (\S+)')
+NOT_OK_RE = re.compile(r'^\s*not ok \d+ .*')
 
 
 def clocksource(path):
@@ -36,6 +40,12 @@ def clocksource(path):
             if m:
                 found = m.group(1)
     return found
+
+
+def failures(path):
+    """The KTAP "not ok" lines of a guest's log."""
+    with open(path, encoding='utf-8', errors='replace') as f:
+        return [m.group(0).strip() for m in map(NOT_OK_RE.match, f) if m]
 
 
 def parse(path):
@@ -110,7 +120,56 @@ def plot(outdir, sides):
     fig.tight_layout()
     fig.savefig(os.path.join(outdir, 'fastpath.png'), dpi=90)
     plt.close(fig)
+
+    lat = {n: r for n, (r, _) in sides.items() if 'latency' in r}
+    if lat:
+        fig, ax = plt.subplots(figsize=(7, 4))
+        width = 0.8 / len(lat)
+        for j, (name, res) in enumerate(lat.items()):
+            vals = [get(res, 'latency', LAT_KIND, f'{m}_us') or 0
+                    for m in LAT_METRICS]
+            ax.bar([i + j * width for i in range(len(LAT_METRICS))], vals,
+                   width, label=name)
+        ax.set_xticks([i + width * (len(lat) - 1) / 2
+                       for i in range(len(LAT_METRICS))])
+        ax.set_xticklabels([m.replace('_', '.') for m in LAT_METRICS])
+        ax.set_yscale('log')
+        ax.set_ylabel('wakeup latency (us, log)')
+        ax.set_title('cyclictest, SCHED_FIFO 95, 1 ms period, '
+                     'while pi_stress runs')
+        ax.grid(True, axis='y', which='both', alpha=0.3)
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(outdir, 'latency.png'), dpi=90)
+        plt.close(fig)
     return True
+
+
+LAT_KIND = 'cyclictest-pi_stress'
+LAT_METRICS = ['p50', 'p90', 'p99', 'p99_9', 'max']
+
+
+def latency_lines(sides):
+    """One line per guest with latency figures; RT against its non-RT
+    twin when both ran."""
+    out = []
+    for name, (res, _) in sides.items():
+        p99 = get(res, 'latency', LAT_KIND, 'p99_us')
+        mx = get(res, 'latency', LAT_KIND, 'max_us')
+        if p99 is None or mx is None:
+            continue
+        out.append(f'{name}: cyclictest under pi_stress: p99 {p99:.0f} us, '
+                   f'max {mx:.0f} us')
+        if name.endswith(' rt'):
+            twin = sides.get(name[:-3] + ' debug')
+            if not twin:
+                continue
+            t99 = get(twin[0], 'latency', LAT_KIND, 'p99_us')
+            tmx = get(twin[0], 'latency', LAT_KIND, 'max_us')
+            if t99 and tmx:
+                out.append(f'{name} / {name[:-3]} debug: p99 {p99 / t99:.2f}x,'
+                           f' max {mx / tmx:.2f}x (below 1: RT is better)')
+    return out
 
 
 def main(argv):
@@ -127,6 +186,9 @@ def main(argv):
         sides[name] = parse(log)
         clock = clocksource(log)
         print(f'{name}: clocksource {clock}')
+        for line in failures(log):
+            print(f'bench-report: {name} failed: {line}')
+            ok = False
         if clock != 'tsc':
             print(f'bench-report: {name} timed with {clock}, not the TSC: '
                   'its times are in clock ticks, not comparable')
@@ -175,9 +237,14 @@ def main(argv):
         if fp is not None:
             print(f'{name}: uncontended PI futex costs {fp:.2f}x a plain '
                   'futex mutex (both stay in user space)')
+    for line in latency_lines(sides):
+        print(line)
     plotted = '--no-plot' not in argv and ok and plot(outdir, sides)
+    drawn = ', inversion.png, fastpath.png'
+    if any('latency' in r for r, _ in sides.values()):
+        drawn += ', latency.png'
     print(f'bench-report: wrote {outdir}/results.json, results.csv'
-          + (', inversion.png, fastpath.png' if plotted else ''))
+          + (drawn if plotted else ''))
     return 0 if ok else 1
 
 

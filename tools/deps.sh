@@ -16,7 +16,7 @@ pkgs=(
 	qemu-system-x86             # the guest
 	busybox-static              # the guest shell
 	python3 python3.11          # harness, .tst runner (host and guest)
-	rt-tests                    # pi_stress / pip_stress in the guest
+	rt-tests                    # pi_stress, pip_stress, cyclictest in the guest
 	git perl                    # export / checkpatch
 	file
 	shellcheck                  # make lint on the harness's own scripts

@@ -36,13 +36,18 @@ def parse(path, keep_lines=False):
 
 
 def lost_options(dotconfig, fragments):
+    """Each option as the last fragment that names it asks for it (a
+    later fragment overrides an earlier one, as in merge_config.sh)."""
     final = parse(dotconfig)
-    lost = []
+    wanted = {}
     for frag in fragments:
         for opt, (want, no) in parse(frag).items():
-            have = final.get(opt, ('n', 0))[0]
-            if have != want:
-                lost.append((frag, no, opt, want, have))
+            wanted[opt] = (frag, no, want)
+    lost = []
+    for opt, (frag, no, want) in wanted.items():
+        have = final.get(opt, ('n', 0))[0]
+        if have != want:
+            lost.append((frag, no, opt, want, have))
     return lost
 
 

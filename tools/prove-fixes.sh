@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# prove-fixes.sh SRC OBJ LOGDIR RUN-QEMU-OPTIONS...
+# prove-fixes.sh SRC OBJ LOGDIR FLAVOUR FIX RUN-QEMU-OPTIONS...
 #
-# For every fix named in tests/prove-fixes (patches of the "fixes" mail
-# series): take it out of the fully patched tree SRC, rebuild OBJ
+# For every fix that tests/prove-fixes names for FLAVOUR (patches of the
+# "fixes" mail series; only those starting with FIX unless FIX is
+# empty): take it out of the fully patched tree SRC, rebuild OBJ
 # incrementally, boot the whole suite with RUN-QEMU-OPTIONS (the
 # Makefile's: the bzImage of OBJ, the initramfs, the vCPUs), and put it
 # back.  Then boot the full series once more, and let
@@ -19,10 +20,12 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-src=${1:?usage: prove-fixes.sh SRC OBJ LOGDIR RUN-QEMU-OPTIONS...}
+src=${1:?usage: prove-fixes.sh SRC OBJ LOGDIR FLAVOUR FIX RUN-QEMU-OPTIONS...}
 obj=${2:?}
 logs=${3:?}
-shift 3
+flavour=${4:?}
+only=${5?}
+shift 5
 load_pin
 expect=$PIFUTEX_ROOT/tests/prove-fixes
 work=$PIFUTEX_ROOT/build/export-work-$PIN_LINE
@@ -31,8 +34,12 @@ mkdir -p "$logs"
 
 mapfile -t series < <(series_patches)
 n=${#series[@]}
-mapfile -t fixes < <(sed -e 's/#.*//' "$expect" | awk 'NF { print $1 }' | awk '!seen[$0]++')
-[ ${#fixes[@]} -gt 0 ] || die "$expect names no fix"
+select=(--flavour "$flavour")
+[ -z "$only" ] || select+=(--fix "$only")
+fixes_out=$(python3 "$PIFUTEX_ROOT/tools/prove-report.py" --list "${select[@]}" "$expect") ||
+	die "$expect cannot be read"
+mapfile -t fixes < <(printf '%s\n' "$fixes_out" | sed '/^$/d')
+[ ${#fixes[@]} -gt 0 ] || die "$expect names no fix${only:+ starting with $only} for FLAVOUR=$flavour"
 fixes_group=$(series_mails | awk '$1 == "fixes" { print $2 }')
 
 # commit_of PATCH: the export work tree's commit of that patch (the
@@ -92,7 +99,7 @@ for fix in "${fixes[@]}"; do
 		cp "$scratch/$f" "$src/$f"
 	done
 	rm -rf "$scratch"
-	name=prove-$PIN_LINE-without-${fix%%-*}
+	name=prove-$PIN_LINE-$flavour-without-${fix%%-*}
 	note "without $fix: ${files[*]}"
 	"$PIFUTEX_ROOT/tools/build-kernel.sh" "$src" "$obj" >"$logs/$name.build" 2>&1 ||
 		{ tail -n 20 "$logs/$name.build" >&2; die "the kernel without $fix does not build"; }
@@ -101,8 +108,8 @@ for fix in "${fixes[@]}"; do
 	reports+=("$fix=$logs/$name.json")
 done
 
-name=prove-$PIN_LINE-full
+name=prove-$PIN_LINE-$flavour-full
 "$PIFUTEX_ROOT/tools/build-kernel.sh" "$src" "$obj" >"$logs/$name.build" 2>&1 ||
 	{ tail -n 20 "$logs/$name.build" >&2; die "the full series does not build"; }
 boot "$name"
-python3 "$PIFUTEX_ROOT/tools/prove-report.py" "$expect" "$logs/$name.json" "${reports[@]}"
+python3 "$PIFUTEX_ROOT/tools/prove-report.py" "${select[@]}" "$expect" "$logs/$name.json" "${reports[@]}"

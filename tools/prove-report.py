@@ -2,11 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 """Judge the boots of make prove-fixes.
 
-usage: prove-report.py EXPECT FULL.json PATCH=WITHOUT.json...
+usage: prove-report.py [--flavour F] [--fix PREFIX] EXPECT FULL.json
+                       PATCH=WITHOUT.json...
+       prove-report.py --list [--flavour F] [--fix PREFIX] EXPECT
 
-EXPECT is tests/prove-fixes.  FULL.json is the verdict of the kernel with
-the whole series, each WITHOUT.json the verdict of a kernel with only
-PATCH missing (tools/verdict.py --json, which names every subtest).
+EXPECT is tests/prove-fixes.  A row that ends in flavour names holds only
+on kernels of those flavours; --flavour keeps the rows that hold on F.
+--fix keeps the fixes whose file name starts with PREFIX.  --list prints
+the fixes left, one per line, in EXPECT's order.
+
+FULL.json is the verdict of the kernel with the whole series, each
+WITHOUT.json the verdict of a kernel with only PATCH missing
+(tools/verdict.py --json, which names every subtest).
 
 Prints one row per test named in EXPECT: whether it failed without its
 fix and passed with the series.  Exits 0 only if every such test did
@@ -18,7 +25,7 @@ import json
 import sys
 
 
-def load_expect(path):
+def load_expect(path, flavour=None, fix=None):
     fails, may, order = {}, {}, []
     with open(path, encoding='utf-8') as f:
         for no, line in enumerate(f, 1):
@@ -26,16 +33,21 @@ def load_expect(path):
             if not line:
                 continue
             parts = line.split()
-            if len(parts) != 3 or parts[1] not in ('fails', 'may'):
+            if len(parts) < 3 or parts[1] not in ('fails', 'may'):
                 raise SystemExit(f'{path}:{no}: expected "PATCH fails '
-                                 f'SUITE:TEST" or "PATCH may SUITE"')
-            patch, kind, what = parts
+                                 f'SUITE:TEST [FLAVOUR...]" or "PATCH may '
+                                 f'SUITE [FLAVOUR...]"')
+            patch, kind, what = parts[:3]
+            flavours = parts[3:]
+            if kind == 'fails' and ':' not in what:
+                raise SystemExit(f'{path}:{no}: {what} is not SUITE:TEST')
+            if flavour and flavours and flavour not in flavours:
+                continue
+            if fix and not patch.startswith(fix):
+                continue
             if patch not in order:
                 order.append(patch)
             if kind == 'fails':
-                if ':' not in what:
-                    raise SystemExit(f'{path}:{no}: {what} is not '
-                                     f'SUITE:TEST')
                 fails.setdefault(patch, []).append(tuple(what.split(':', 1)))
             else:
                 may.setdefault(patch, set()).add(what)
@@ -102,14 +114,27 @@ def judge(expect, full, without):
 
 
 def main(argv):
-    if len(argv) < 3:
+    args = argv[1:]
+    opts = {'--flavour': None, '--fix': None, '--list': False}
+    while args and args[0] in opts:
+        opt = args.pop(0)
+        if opt == '--list':
+            opts[opt] = True
+        elif args:
+            opts[opt] = args.pop(0)
+        else:
+            args = []
+    if not args or (not opts['--list'] and len(args) < 2):
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    expect = load_expect(argv[1])
-    with open(argv[2], encoding='utf-8') as f:
+    expect = load_expect(args[0], opts['--flavour'], opts['--fix'])
+    if opts['--list']:
+        print('\n'.join(expect[0]))
+        return 0
+    with open(args[1], encoding='utf-8') as f:
         full = json.load(f)
     without = {}
-    for arg in argv[3:]:
+    for arg in args[2:]:
         patch, _, path = arg.partition('=')
         with open(path, encoding='utf-8') as f:
             without[patch] = json.load(f)

@@ -78,9 +78,25 @@ tcg) ;;
 *) infra "--accel wants auto, kvm or tcg, not '$accel'" ;;
 esac
 
+# A fine-grained clocksource in every boot.  Without ACPI the kernel
+# finds no HPET or ACPI PM timer, and the config has no paravirtual
+# clock, which leaves the TSC.  Under TCG the kernel may find the vCPUs'
+# TSCs unsynchronized or fail to calibrate the TSC against the PIT
+# ("Fast TSC calibration failed"), and falls back to refined-jiffies:
+# 4 ms steps at HZ=250, too coarse for every timing bound of the suites.
+# tsc=reliable keeps the TSC (no watchdog against a jiffies clock); under
+# TCG the guest's TSC is the host's (QEMU reads the host's TSC), so
+# tsc_early_khz, the host's rate, spares the calibration.  Under KVM the
+# calibration works and is left to the kernel.  The sanity suite checks
+# the clocksource.
+clock="tsc=reliable"
+if [ "$accel" = tcg ]; then
+	khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
+	clock="$clock${khz:+ tsc_early_khz=$khz}"
+fi
 # SeaBIOS' MP table (no ACPI in this config) lists one CPU per socket,
 # hence sockets=N below.  pifutex.smp lets the guest check it saw them all.
-cmdline="console=ttyS0 panic=-1 oops=panic pifutex.smp=$smp${append:+ $append}"
+cmdline="console=ttyS0 panic=-1 oops=panic $clock pifutex.smp=$smp${append:+ $append}"
 [ $testmode -eq 1 ] && [ $shell -eq 0 ] && cmdline="$cmdline panic_on_warn=1"
 [ $shell -eq 1 ] && cmdline="$cmdline pifutex.shell=1"
 if [ -z "$log" ]; then

@@ -21,7 +21,7 @@ check() {
 }
 
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 8
 
 release=$(uname -r)
 want=$(cat /etc/pi-futex/kernel.release)
@@ -55,5 +55,14 @@ with open("/proc/self/stat") as f:
     print(f.read().rsplit(")", 1)[1].split()[15])' 2>&1)
 echo "# SCHED_FIFO 42: stat priority field $prio"
 check sched_fifo_prio_visible test "$prio" = -43
+
+# A fine-grained clocksource (run-qemu.sh chooses it): not jiffies or
+# refined-jiffies, whose 4 ms steps would quantise every timing bound.
+cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)
+ktap_print_msg "clocksource: ${cs:-?}"
+case $cs in
+'' | jiffies | refined-jiffies) ktap_test_fail clocksource_not_jiffies ;;
+*) ktap_test_pass clocksource_not_jiffies ;;
+esac
 
 ktap_finished

@@ -80,6 +80,34 @@ class BenchReportTest(unittest.TestCase):
         self.assertIn('7.3: clocksource tsc', p.stdout)
         self.assertIn('6.12 timed with refined-jiffies', p.stdout)
 
+    @staticmethod
+    def latency(p99, mx):
+        return ''.join(
+            f'# BENCH latency cyclictest-pi_stress {m}_us {v}\n'
+            for m, v in (('p50', 20), ('p90', 40), ('p99', p99),
+                         ('p99_9', mx - 1), ('max', mx)))
+
+    def test_rt_beside_its_debug_twin(self):
+        p = self.report(
+            ('7.3 debug', TSC + side(1.02, 30.0, 1.2) +
+             self.latency(4000, 20000)),
+            ('7.3 rt', TSC + side(1.01, 30.0, 1.3) +
+             self.latency(1000, 5000)))
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        row = [ln for ln in p.stdout.splitlines()
+               if ln.startswith('latency cyclictest-pi_stress max_us')][0]
+        self.assertEqual(row.split()[-3:], ['-', '20000', '5000'])
+        self.assertIn('7.3 rt: cyclictest under pi_stress: p99 1000 us, '
+                      'max 5000 us', p.stdout)
+        self.assertIn('7.3 rt / 7.3 debug: p99 0.25x, max 0.25x', p.stdout)
+
+    def test_guest_test_failure_fails(self):
+        p = self.report(('7.3 rt', TSC + side(1.01, 30.0, 1.3) +
+                         '# not ok 2 latency # cyclictest exit 1, '
+                         'pi_stress exit 0\nnot ok 1 pi-bench\n'))
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn('7.3 rt failed: not ok 1 pi-bench', p.stdout)
+
     def test_guest_without_name_is_usage(self):
         p = subprocess.run([sys.executable, REPORT, self.tmp,
                             self.write('h', ''), self.write('g', '')],

@@ -63,6 +63,24 @@ class KconfigVerifyTest(unittest.TestCase):
         self.assertEqual(p.returncode, 1)
         self.assertIn('has CONFIG_A =m', p.stderr.replace('A=m', 'A =m'))
 
+    def test_later_fragment_overrides(self):
+        # As in merge_config.sh: rt.config undoes base.config's PREEMPT.
+        write(os.path.join(self.tmp, '.config'),
+              '# CONFIG_PREEMPT is not set\nCONFIG_PREEMPT_RT=y\n')
+        write(os.path.join(self.tmp, 'base.config'), 'CONFIG_PREEMPT=y\n')
+        write(os.path.join(self.tmp, 'rt.config'),
+              'CONFIG_PREEMPT_RT=y\n# CONFIG_PREEMPT is not set\n')
+        args = [sys.executable, os.path.join(TOOLS, 'kconfig-verify.py'),
+                os.path.join(self.tmp, '.config')]
+        p = sh(args + [os.path.join(self.tmp, 'base.config'),
+                       os.path.join(self.tmp, 'rt.config')])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        # The other order asks for PREEMPT last: lost.
+        p = sh(args + [os.path.join(self.tmp, 'rt.config'),
+                       os.path.join(self.tmp, 'base.config')])
+        self.assertEqual(p.returncode, 1)
+        self.assertIn('base.config:1: CONFIG_PREEMPT=y requested', p.stderr)
+
     def test_garbage_fragment_is_an_error(self):
         p = self.verify('CONFIG_A=y\n', 'CONFIG_A=y\nthis is not kconfig\n')
         self.assertEqual(p.returncode, 2)
@@ -361,50 +379,89 @@ class SeriesTest(SeriesFixture, unittest.TestCase):
                       'not exist', p.stderr)
 
 
-class LinkTreeTest(SeriesFixture, unittest.TestCase):
-    """link-tree.sh: quilt in the copy never writes into the main tree."""
+class BisectCheckTest(SeriesFixture, unittest.TestCase):
+    """bisect-check.sh on a fake kernel whose build fails while b.c says
+    "broken"."""
 
-    def quilt(self, tree, *args):
-        env = dict(os.environ, QUILT_PATCHES='patches', QUILT_SERIES='series',
-                   QUILT_PC='.pc')
-        return sh(['quilt'] + list(args), env=env, cwd=tree)
+    MAKEFILE = (
+        'tinyconfig olddefconfig:\n'
+        '\t@touch $(O)/.config\n'
+        'bzImage:\n'
+        '\t@! grep -q broken b.c\n'
+        '\t@mkdir -p $(O)/include/config\n'
+        '\t@cat a.c b.c >$(O)/image\n'
+        '\t@echo built >>$(O)/builds\n'
+        '\t@echo 1.0 >$(O)/include/config/kernel.release\n')
 
-    def test_pop_and_push_in_copy_leave_main_alone(self):
-        self.assertEqual(self.apply().returncode, 0)
-        write(os.path.join(self.src, 'untouched.c'), 'int u;\n')
-        dest = os.path.join(self.tmp, 'bisect', 'copy')
-        env = dict(os.environ, PATCHES_DIR=self.pdir,
+    def setUp(self):
+        super().setUp()
+        write(os.path.join(self.src, 'Makefile'), self.MAKEFILE)
+        merge = os.path.join(self.src, 'scripts', 'kconfig', 'merge_config.sh')
+        write(merge, '#!/bin/sh\nexit 0\n')
+        os.chmod(merge, 0o755)
+        self.obj = os.path.join(self.tmp, 'obj-main')
+        write(os.path.join(self.obj, '.config'), '# the main build\n')
+        write(os.path.join(self.obj, 'image'), 'main\n')
+        self.frag = os.path.join(self.tmp, 'x.config')
+        write(self.frag, 'CONFIG_X=y\n')
+
+    def bisect(self):
+        env = dict(os.environ, PATCHES_DIR=self.pdir, KERNEL='7.3',
                    SERIES_FILE=os.path.join(self.tmp, 'series'))
-        p = sh([os.path.join(TOOLS, 'link-tree.sh'), self.src, dest], env=env)
-        self.assertEqual(p.returncode, 0, p.stderr)
+        return sh([os.path.join(TOOLS, 'bisect-check.sh'), self.src,
+                   self.obj, self.frag], env=env)
 
-        def ino(tree, path):
-            return os.stat(os.path.join(tree, path)).st_ino
-        # Files outside the series are shared, the series' own are not.
-        self.assertEqual(ino(self.src, 'untouched.c'),
-                         ino(dest, 'untouched.c'))
-        for f in ('a.c', 'b.c', 'new.c', '.pc/1-a.patch/a.c'):
-            self.assertNotEqual(ino(self.src, f), ino(dest, f), f)
-        p = self.quilt(dest, 'pop', '-a', '-q')
+    def applied(self):
+        return self.read('.pc/applied-patches').split()
+
+    def test_every_prefix_built_in_a_copy_of_the_build(self):
+        self.assertEqual(self.apply().returncode, 0)
+        p = self.bisect()
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-        with open(os.path.join(dest, 'a.c')) as f:
-            self.assertEqual(f.read(), 'int a;\n')
-        self.assertFalse(os.path.exists(os.path.join(dest, 'new.c')))
-        p = self.quilt(dest, 'push', '-q', '1-a.patch')
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-        # The main tree is still the whole series.
-        self.assertEqual(self.read('a.c'), 'int a = 1;\n')
-        self.assertEqual(self.read('b.c'), 'int b = 2;\n')
-        self.assertEqual(self.read('new.c'), 'int c;\n')
-        self.assertEqual(self.read('.pc/applied-patches').split(),
+        self.assertIn('bisect-check: 3/3 builds after 3-new.patch',
+                      p.stdout)
+        self.assertEqual(self.applied(),
                          ['1-a.patch', '2-b.patch', '3-new.patch'])
+        self.assertEqual(self.read('b.c'), 'int b = 2;\n')
+        with open(os.path.join(self.obj, 'image')) as f:
+            self.assertEqual(f.read(), 'main\n')
+        with open(os.path.join(self.tmp, 'bisect', 'obj-7.3',
+                               'image')) as f:
+            self.assertEqual(f.read(), 'int a = 1;\nint b = 2;\n')
 
-    def test_unpatched_main_is_refused(self):
-        p = sh([os.path.join(TOOLS, 'link-tree.sh'), self.src,
-                os.path.join(self.tmp, 'copy')])
+    def test_patch_of_selftests_only_is_not_built(self):
+        self.patch('4-test.patch', 'tools/testing/selftests/t.c', None,
+                   'broken\n')
+        self.series(['1-a.patch', '2-b.patch', '3-new.patch',
+                     '4-test.patch'])
+        self.assertEqual(self.apply().returncode, 0)
+        p = self.bisect()
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn('4/4 4-test.patch changes no kernel source, no build',
+                      p.stdout)
+        with open(os.path.join(self.tmp, 'bisect', 'obj-7.3',
+                               'builds')) as f:
+            self.assertEqual(len(f.read().split()), 3)
+
+    def test_failing_prefix_named_and_series_put_back(self):
+        # 2-b breaks the build, 3-new's predecessor would not notice.
+        self.patch('2-b.patch', 'b.c', 'int b;\n', 'int b = broken;\n')
+        self.assertEqual(self.apply().returncode, 0)
+        p = self.bisect()
         self.assertNotEqual(p.returncode, 0)
-        self.assertIn('is not quilt-patched', p.stderr)
-        self.assertFalse(os.path.exists(os.path.join(self.tmp, 'copy')))
+        self.assertIn('does not build after patch 2/3: 2-b.patch', p.stderr)
+        self.assertEqual(self.applied(),
+                         ['1-a.patch', '2-b.patch', '3-new.patch'])
+        self.assertEqual(self.read('new.c'), 'int c;\n')
+
+    def test_unbuilt_tree_is_refused(self):
+        self.assertEqual(self.apply().returncode, 0)
+        shutil.rmtree(self.obj)
+        p = self.bisect()
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('holds no build (make kernel)', p.stderr)
+        self.assertEqual(self.applied(),
+                         ['1-a.patch', '2-b.patch', '3-new.patch'])
 
 
 class TarToGitTest(unittest.TestCase):
@@ -560,6 +617,9 @@ class RunQemuTest(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         self.assertRegex(p.stdout, r'-machine pc\\?,accel=kvm ')
         self.assertIn('2 vCPU(s), kvm', p.stdout)
+        # KVM calibrates the TSC itself.
+        self.assertIn('tsc=reliable', p.stdout)
+        self.assertNotIn('tsc_early_khz', p.stdout)
         self.assertEqual(self.accel_of(), 'kvm')
         p = self.run_qemu('case "$*" in *none,accel=kvm*) exit 0 ;; esac\n'
                           f'cat {HERE}/logs/pass.log\n', '--accel', 'tcg')
@@ -571,6 +631,8 @@ class RunQemuTest(unittest.TestCase):
                           f'cat {HERE}/logs/pass.log\n')
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         self.assertRegex(p.stdout, r'-machine pc\\?,accel=tcg ')
+        # Under TCG the TSC is the host's: its rate spares calibration.
+        self.assertRegex(p.stdout, r'tsc=reliable\\? tsc_early_khz=[1-9]')
         self.assertEqual(self.accel_of(), 'tcg')
         p = self.run_qemu('case "$*" in *none,accel=kvm*) exit 1 ;; esac\n'
                           'exit 0\n', '--accel', 'kvm')
@@ -636,6 +698,44 @@ class ProveReportTest(unittest.TestCase):
         finally:
             os.unlink(f.name)
         return report.judge(expect, full, without)
+
+    def test_flavour_rows_and_fix_prefix(self):
+        report = os.path.join(ROOT, 'tools', 'prove-report.py')
+        with tempfile.NamedTemporaryFile('w', suffix='.txt',
+                                         delete=False) as f:
+            f.write(self.EXPECT + '0007-fix-rt.patch fails boost:t_c rt\n'
+                    '0007-fix-rt.patch may random rt kasan\n')
+        self.addCleanup(os.unlink, f.name)
+
+        def listed(*opts):
+            p = subprocess.run([report, '--list', *opts, f.name],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            return p.stdout.split()
+        self.assertEqual(listed('--flavour', 'debug'),
+                         ['0001-fix-a.patch', '0003-fix-b.patch'])
+        self.assertEqual(listed('--flavour', 'rt'),
+                         ['0001-fix-a.patch', '0003-fix-b.patch',
+                          '0007-fix-rt.patch'])
+        self.assertEqual(listed('--flavour', 'rt', '--fix', '0007'),
+                         ['0007-fix-rt.patch'])
+        self.assertEqual(listed('--flavour', 'debug', '--fix', '0007'), [])
+        # Judged on rt, the rt-only fix needs its own boot.
+        sys.path.insert(0, os.path.join(ROOT, 'tools'))
+        import importlib
+        mod = importlib.import_module('prove-report')
+        full = self.verdict({'t_a': 'pass', 't_b': 'pass', 't_c': 'pass'})
+        _, problems = mod.judge(mod.load_expect(f.name, 'rt', '0007'),
+                                full, {})
+        self.assertEqual(problems, ['0007-fix-rt.patch: no boot without it'])
+        rows, problems = mod.judge(
+            mod.load_expect(f.name, 'rt', '0007'), full,
+            {'0007-fix-rt.patch': self.verdict(
+                {'t_a': 'pass', 't_b': 'pass', 't_c': 'fail'},
+                random='fail')})
+        self.assertEqual(problems, [])
+        self.assertIn(('0007-fix-rt.patch', 'boost:t_c', 'fail', 'pass',
+                       True), rows)
 
     def test_each_fix_proven(self):
         full = self.verdict({'t_a': 'pass', 't_b': 'pass'})
