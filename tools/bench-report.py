@@ -75,7 +75,22 @@ def fmt(v):
     return f'{v:.2f}' if abs(v) < 1000 else f'{v:.0f}'
 
 
+def grouped_bars(ax, labels, series):
+    """One group of bars per label, one bar per side in each group.
+    series: {side name: [value per label]}."""
+    width = 0.8 / len(series)
+    for j, (name, vals) in enumerate(series.items()):
+        ax.bar([i + j * width for i in range(len(labels))], vals, width,
+               label=name)
+    ax.set_xticks([i + width * (len(series) - 1) / 2
+                   for i in range(len(labels))])
+    ax.set_xticklabels(labels)
+    ax.legend()
+
+
 def plot(outdir, sides):
+    """Draws the plots into OUTDIR; returns the names of the files, or []
+    without matplotlib."""
     try:
         import matplotlib
         matplotlib.use('Agg')
@@ -83,7 +98,15 @@ def plot(outdir, sides):
     except ImportError:
         print('bench-report: matplotlib missing (python3-matplotlib); '
               'no plots', file=sys.stderr)
-        return False
+        return []
+    drawn = []
+
+    def save(fig, name):
+        fig.tight_layout()
+        fig.savefig(os.path.join(outdir, name), dpi=90)
+        plt.close(fig)
+        drawn.append(name)
+
     fig, axes = plt.subplots(1, len(sides), figsize=(6 * len(sides), 4),
                              squeeze=False)
     for ax, (name, (res, iters)) in zip(axes[0], sides.items()):
@@ -97,52 +120,34 @@ def plot(outdir, sides):
                      '300 ms)')
         ax.grid(True, which='both', alpha=0.3)
         ax.legend()
-    fig.tight_layout()
-    fig.savefig(os.path.join(outdir, 'inversion.png'), dpi=90)
-    plt.close(fig)
+    save(fig, 'inversion.png')
 
     kinds = ['futex', 'pi-futex', 'glibc-none', 'glibc-inherit']
-    fig, ax = plt.subplots(figsize=(7, 4))
-    width = 0.8 / len(sides)
-    for j, (name, (res, _)) in enumerate(sides.items()):
+    ratios = {}
+    for name, (res, _) in sides.items():
         base = get(res, 'fastpath', 'futex', 'ns_per_op') or 1
-        vals = [(get(res, 'fastpath', k, 'ns_per_op') or 0) / base
-                for k in kinds]
-        ax.bar([i + j * width for i in range(len(kinds))], vals, width,
-               label=name)
-    ax.set_xticks([i + width * (len(sides) - 1) / 2
-                   for i in range(len(kinds))])
-    ax.set_xticklabels(kinds)
+        ratios[name] = [(get(res, 'fastpath', k, 'ns_per_op') or 0) / base
+                        for k in kinds]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    grouped_bars(ax, kinds, ratios)
     ax.set_ylabel('uncontended lock+unlock, relative to futex')
     ax.set_title('Fast path (median of 7 runs; ratio within each run)')
     ax.axhline(1.0, color='grey', lw=0.8)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(os.path.join(outdir, 'fastpath.png'), dpi=90)
-    plt.close(fig)
+    save(fig, 'fastpath.png')
 
-    lat = {n: r for n, (r, _) in sides.items() if 'latency' in r}
+    lat = {name: [get(res, 'latency', LAT_KIND, f'{m}_us') or 0
+                  for m in LAT_METRICS]
+           for name, (res, _) in sides.items() if 'latency' in res}
     if lat:
         fig, ax = plt.subplots(figsize=(7, 4))
-        width = 0.8 / len(lat)
-        for j, (name, res) in enumerate(lat.items()):
-            vals = [get(res, 'latency', LAT_KIND, f'{m}_us') or 0
-                    for m in LAT_METRICS]
-            ax.bar([i + j * width for i in range(len(LAT_METRICS))], vals,
-                   width, label=name)
-        ax.set_xticks([i + width * (len(lat) - 1) / 2
-                       for i in range(len(LAT_METRICS))])
-        ax.set_xticklabels([m.replace('_', '.') for m in LAT_METRICS])
+        grouped_bars(ax, [m.replace('_', '.') for m in LAT_METRICS], lat)
         ax.set_yscale('log')
         ax.set_ylabel('wakeup latency (us, log)')
         ax.set_title('cyclictest, SCHED_FIFO 95, 1 ms period, '
                      'while pi_stress runs')
         ax.grid(True, axis='y', which='both', alpha=0.3)
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(os.path.join(outdir, 'latency.png'), dpi=90)
-        plt.close(fig)
-    return True
+        save(fig, 'latency.png')
+    return drawn
 
 
 LAT_KIND = 'cyclictest-pi_stress'
@@ -239,12 +244,9 @@ def main(argv):
                   'futex mutex (both stay in user space)')
     for line in latency_lines(sides):
         print(line)
-    plotted = '--no-plot' not in argv and ok and plot(outdir, sides)
-    drawn = ', inversion.png, fastpath.png'
-    if any('latency' in r for r, _ in sides.values()):
-        drawn += ', latency.png'
+    drawn = plot(outdir, sides) if '--no-plot' not in argv and ok else []
     print(f'bench-report: wrote {outdir}/results.json, results.csv'
-          + (drawn if plotted else ''))
+          + ''.join(f', {d}' for d in drawn))
     return 0 if ok else 1
 
 

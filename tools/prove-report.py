@@ -21,6 +21,7 @@ both, every other test passed on every kernel (a suite EXPECT marks
 "may" for a fix is not judged on that fix's kernel), and no boot showed
 a crash signature or a missing result.
 """
+import argparse
 import json
 import sys
 
@@ -114,27 +115,24 @@ def judge(expect, full, without):
 
 
 def main(argv):
-    args = argv[1:]
-    opts = {'--flavour': None, '--fix': None, '--list': False}
-    while args and args[0] in opts:
-        opt = args.pop(0)
-        if opt == '--list':
-            opts[opt] = True
-        elif args:
-            opts[opt] = args.pop(0)
-        else:
-            args = []
-    if not args or (not opts['--list'] and len(args) < 2):
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
-    expect = load_expect(args[0], opts['--flavour'], opts['--fix'])
-    if opts['--list']:
+    p = argparse.ArgumentParser(
+        usage=__doc__.strip().split('\n\n')[1].split(': ', 1)[1])
+    p.add_argument('--flavour')
+    p.add_argument('--fix')
+    p.add_argument('--list', action='store_true')
+    p.add_argument('expect', metavar='EXPECT')
+    p.add_argument('verdicts', nargs='*', metavar='VERDICT')
+    opts = p.parse_args(argv[1:])
+    if not opts.list and not opts.verdicts:
+        p.error('FULL.json is missing')
+    expect = load_expect(opts.expect, opts.flavour, opts.fix)
+    if opts.list:
         print('\n'.join(expect[0]))
         return 0
-    with open(args[1], encoding='utf-8') as f:
+    with open(opts.verdicts[0], encoding='utf-8') as f:
         full = json.load(f)
     without = {}
-    for arg in args[2:]:
+    for arg in opts.verdicts[1:]:
         patch, _, path = arg.partition('=')
         with open(path, encoding='utf-8') as f:
             without[patch] = json.load(f)

@@ -11,12 +11,12 @@ bin=/usr/share/pi-futex/bin
 echo "KTAP version 1"
 echo "1..2"
 
-if "$bin/pi-bench" "$scale" >/tmp/pi-bench.out 2>&1; then
-	sed 's/^/# /' /tmp/pi-bench.out
+"$bin/pi-bench" "$scale" >/tmp/pi-bench.out 2>&1
+rc=$?
+sed 's/^/# /' /tmp/pi-bench.out
+if [ "$rc" -eq 0 ]; then
 	echo "ok 1 pi_bench"
 else
-	rc=$?
-	sed 's/^/# /' /tmp/pi-bench.out
 	echo "not ok 1 pi_bench # exit $rc"
 fi
 
