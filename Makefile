@@ -50,7 +50,7 @@ endif
 
 .PHONY: help deps fetch kernel patch config initramfs guest-bins selftests run check \
 	lint export apply-check apply-fixes bisect-check bench bench-guest stress matrix \
-	check-full campaign \
+	check-full campaign lava-jobs lava-cell lava-validate lava-check lava-agree \
 	check-host check-negative shell clean distclean repin prove-fixes
 
 help:
@@ -58,9 +58,10 @@ help:
 	@echo "  make run        fetch, patch, build, boot, run the suites, print the verdict"
 	@echo "  make check      host tests, lint, the suite on $(MAINLINE) at SMP 1/2/4, on"
 	@echo "                  the other pins at SMP $(STABLE_SMP) and on $(MAINLINE) rt at SMP $(RT_SMP),"
-	@echo "                  a negative control, apply-check, bisect-check (what CI runs)"
+	@echo "                  a negative control, the LAVA jobs of those kernels validated,"
+	@echo "                  apply-check, bisect-check (what CI runs)"
 	@echo "  make check-full make check, prove-fixes on debug and rt, the rest of the rt"
-	@echo "                  matrix, then the KASAN flavour at SMP 1/2/4"
+	@echo "                  matrix, the KASAN flavour at SMP 1/2/4, then lava-check"
 	@echo "  make matrix     the whole guest suite at each of MATRIX_SMP='$(MATRIX_SMP)' vCPUs"
 	@echo "  make deps       install the Debian packages needed (done automatically)"
 	@echo "  make fetch      download + verify + extract the pinned kernel (pins/KERNEL)"
@@ -81,6 +82,12 @@ help:
 	@echo "  make bench      PI fast path / hand-off / inversion on the host and on every"
 	@echo "                  pin (BENCH_PINS), cyclictest latency under pi_stress in the"
 	@echo "                  guests; FLAVOUR=rt: rt beside debug; table and plots in build/bench/"
+	@echo "  make lava-jobs  build/lava/CELL/: kernel, initramfs and LAVA job of every cell"
+	@echo "                  of LAVA_KERNELS='PIN:FLAVOUR ...' x LAVA_SMP, and the stress job"
+	@echo "                  (IMAGES_URL=: where the lab fetches them; LAVA_KVM=1: allow KVM)"
+	@echo "  make lava-validate  every job of build/lava/: LAVA's schema, lava-run --validate"
+	@echo "  make lava-check lava-jobs, lava-validate, then pass, fail and panic cells run by"
+	@echo "                  lava-run and by run-qemu.sh: the verdicts must agree"
 	@echo "  make repin      move pins/KERNEL to the newest served version of its line"
 	@echo "  make clean      remove build outputs, keep the extracted tree"
 	@echo "  make distclean  remove build/ entirely (the download cache stays)"
@@ -255,6 +262,9 @@ bench-guest: kernel
 # vCPUs.
 STABLE_SMP ?= 2
 RT_SMP    ?= 2
+# The kernels make check builds, as PIN:FLAVOUR: their LAVA jobs are
+# written and validated.
+CHECK_KERNELS := $(foreach k,$(PINS),$(k):debug) $(MAINLINE):rt
 check:
 	@$(MAKE) --no-print-directory check-host KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory lint KERNEL=$(MAINLINE)
@@ -264,6 +274,8 @@ check:
 	@$(MAKE) --no-print-directory matrix KERNEL=$(MAINLINE) FLAVOUR=rt \
 		MATRIX_SMP="$(RT_SMP)"
 	@$(MAKE) --no-print-directory check-negative KERNEL=$(MAINLINE)
+	@$(MAKE) --no-print-directory lava-jobs LAVA_KERNELS="$(CHECK_KERNELS)"
+	@$(MAKE) --no-print-directory lava-validate
 	@$(MAKE) --no-print-directory apply-check KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory bisect-check KERNEL=$(MAINLINE)
 	@$(ROOT)/tools/verdict.py --summary \
@@ -282,7 +294,80 @@ check-full: check
 	@$(MAKE) --no-print-directory matrix KERNEL=$(MAINLINE) FLAVOUR=rt \
 		MATRIX_SMP="$(filter-out $(RT_SMP),1 2 4)"
 	@$(MAKE) --no-print-directory matrix FLAVOUR=kasan
+	@$(MAKE) --no-print-directory lava-check
 	@echo "check-full: all stages passed"
+
+# LAVA (README, "Running in a LAVA lab"): one job per cell of the matrix,
+# with the images it boots, in build/lava/CELL/.
+LAVA      := $(BUILD)/lava
+LAVA_FLAVOURS := debug kasan rt
+LAVA_KERNELS ?= $(foreach k,$(MAINLINE) $(filter-out $(MAINLINE),$(PINS)),\
+	$(foreach f,$(LAVA_FLAVOURS),$(k):$(f)))
+LAVA_SMP  ?= 1 2 4
+# The stress runlist's job: one cell, PIN:FLAVOUR at LAVA_STRESS_SMP vCPUs.
+LAVA_STRESS ?= $(MAINLINE):debug
+LAVA_STRESS_SMP ?= 2
+IMAGES_URL ?=
+LAVA_KVM  ?=
+# Under TCG the guest's TSC runs at the worker's rate: tsc_early_khz= in
+# the jobs (as run-qemu.sh does), this machine's rate unless told.
+LAVA_TSC_KHZ ?= $(shell awk -F: '/^cpu MHz/ { printf "%d", $$2 * 1000; exit }' /proc/cpuinfo)
+PY3       := /usr/bin/python3
+# The series' commit: the checkout's, "-dirty" when the work tree differs.
+SERIES_COMMIT = $(shell c=$$(git -C $(ROOT) rev-parse HEAD 2>/dev/null) || c=unknown; \
+	git -C $(ROOT) diff --quiet HEAD 2>/dev/null || c=$$c-dirty; echo $$c)
+# lava_job DIR,CELL,INITRAMFS,VCPUS[,MORE]: DIR/CELL/ for this kernel.
+lava_job = $(STAGE) lava-job-$(2) $(PY3) $(ROOT)/tools/lava-job.py --out $(1)/$(2) \
+	--kernel $(BZIMAGE) --initrd $(3) --smp $(4) --pin $(KERNEL) --flavour $(FLAVOUR) \
+	--commit $(SERIES_COMMIT) $(if $(IMAGES_URL),--images-url $(IMAGES_URL)) \
+	$(if $(LAVA_KVM),--kvm,$(if $(LAVA_TSC_KHZ),--tsc-khz $(LAVA_TSC_KHZ))) $(5)
+
+lava-jobs:
+	@$(ROOT)/tools/deps.sh --lava
+	@rm -rf $(LAVA)
+	@$(foreach kf,$(LAVA_KERNELS),$(MAKE) --no-print-directory lava-cell \
+		KERNEL=$(word 1,$(subst :, ,$(kf))) FLAVOUR=$(word 2,$(subst :, ,$(kf))) &&) true
+	@echo "lava-jobs: $$(ls $(LAVA) | wc -l) job(s) in $(LAVA)"
+
+lava-cell: initramfs
+	@$(foreach n,$(LAVA_SMP),\
+		$(call lava_job,$(LAVA),$(KERNEL)-$(FLAVOUR)-smp$(n),$(INITRAMFS),$(n)) &&) true
+ifneq ($(filter $(KERNEL):$(FLAVOUR),$(LAVA_STRESS)),)
+	@$(call image,stress-$(KERNEL)-$(FLAVOUR),$(ROOT)/rootfs/runlist-stress)
+	@$(call lava_job,$(LAVA),$(KERNEL)-$(FLAVOUR)-stress-smp$(LAVA_STRESS_SMP),\
+		$(BUILD)/initramfs-stress-$(KERNEL)-$(FLAVOUR).cpio.gz,$(LAVA_STRESS_SMP),\
+		--runlist stress)
+endif
+
+lava-validate:
+	@$(ROOT)/tools/deps.sh --lava
+	@$(STAGE) lava-validate $(ROOT)/tools/lava-check.sh validate $(LAVA)
+
+# The jobs of the whole matrix, validated; then one cell run for real by
+# lava-run and by run-qemu.sh, three times: the real suite (pass), the
+# negative control's suites (fail) and a kernel that panics because its
+# init exits (infra; rdinit=/bin/busybox prints its help and returns).
+lava-check: lava-jobs
+	@$(MAKE) --no-print-directory lava-validate
+	@$(MAKE) --no-print-directory lava-agree KERNEL=$(MAINLINE) FLAVOUR=debug SMP=2
+	@echo "lava-check: LAVA and run-qemu.sh agree on pass, fail and infra"
+
+# lava_agree CASE,EXPECT,INITRAMFS[,APPEND]: the cell of this kernel at SMP
+# vCPUs, by lava-run and by run-qemu.sh, in build/lava-check/CASE/.
+LAVA_RUNS := $(BUILD)/lava-check
+lava_agree = $(call lava_job,$(LAVA_RUNS)/$(1),$(KERNEL)-$(FLAVOUR)-smp$(SMP),$(3),$(SMP),\
+		$(if $(4),--append $(4))) && \
+	$(STAGE) lava-$(1) $(ROOT)/tools/lava-check.sh agree $(2) $(LAVA_RUNS)/$(1) \
+		$(LAVA_RUNS)/$(1)/$(KERNEL)-$(FLAVOUR)-smp$(SMP)/job.yaml \
+		$(QEMU_OPTS) --initrd $(3) --smp $(SMP) $(if $(4),--append $(4))
+
+lava-agree: initramfs
+	@$(ROOT)/tools/deps.sh --lava
+	@rm -rf $(LAVA_RUNS)
+	@$(call image,negative-$(KERNEL)-$(FLAVOUR),$(ROOT)/rootfs/runlist-negative)
+	@$(call lava_agree,pass,pass,$(INITRAMFS))
+	@$(call lava_agree,fail,fail,$(BUILD)/initramfs-negative-$(KERNEL)-$(FLAVOUR).cpio.gz)
+	@$(call lava_agree,panic,infra,$(INITRAMFS),rdinit=/bin/busybox)
 
 repin:
 	@$(ROOT)/tools/deps.sh

@@ -1,9 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# deps.sh [--check]: make sure the Debian packages the project needs are
-# installed; install the missing ones with apt-get (running apt-get update
-# first when the package lists are empty or stale).  --check only reports.
+# deps.sh [--check] [--lava]: make sure the Debian packages the project
+# needs are installed; install the missing ones with apt-get (running
+# apt-get update first when the package lists are empty or stale).
+# --check only reports.  --lava adds LAVA's dispatcher, which only the
+# lava-* targets need (without its recommends: those are the daemons of
+# a lab's worker).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -16,12 +19,21 @@ pkgs=(
 	qemu-system-x86             # the guest
 	busybox-static              # the guest shell
 	python3 python3.11          # harness, .tst runner (host and guest)
+	python3-yaml                # LAVA jobs and logs (tools/lava-*.py)
 	rt-tests                    # pi_stress, pip_stress, cyclictest in the guest
 	git perl                    # export / checkpatch
 	file
 	shellcheck                  # make lint on the harness's own scripts
 	python3-matplotlib          # make bench plots
 )
+check=0
+for arg in "$@"; do
+	case $arg in
+	--check) check=1 ;;
+	--lava) pkgs+=(lava-dispatcher python3-jinja2) ;;
+	*) die "unknown option $arg (--check, --lava)" ;;
+	esac
+done
 missing=()
 for p in "${pkgs[@]}"; do
 	case $p in '#'*) continue ;; esac
@@ -29,7 +41,7 @@ for p in "${pkgs[@]}"; do
 		missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
-if [ "${1:-}" = --check ]; then
+if [ $check -eq 1 ]; then
 	die "missing packages: ${missing[*]} (run 'make deps')"
 fi
 note "installing: ${missing[*]}"

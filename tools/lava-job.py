@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Lay out one cell of the test matrix as a LAVA job.
+
+usage: lava-job.py --out DIR --kernel FILE --initrd FILE --smp N
+                   --pin PIN --flavour FLAVOUR [--runlist main|stress]
+                   [--images-url URL] [--commit ID] [--kvm]
+                   [--tsc-khz KHZ] [--append ARGS]
+
+Copies the kernel and the initramfs into DIR (as bzImage and
+initramfs.cpio.gz) and writes DIR/job.yaml: a job for `device_type:
+qemu` that deploys both to tmpfs, boots them with the kernel command
+line of tools/run-qemu.sh and turns every KTAP result line into a LAVA
+test case: the KUnit suites the kernel runs before /init (test suite
+"kunit") and the suites /init runs between its "pi-futex: guest begin"
+and "pi-futex: guest end" markers (test suite "pi-futex").
+
+The job sets only standard context keys (arch, no_kvm, memory,
+extra_options), so the lab's own device dictionary applies.  The images
+are fetched from URL/CELL/ (default: file:// URLs of DIR's parent).
+Timeouts come from the measured boot times in MEASURED.
+"""
+import argparse
+import hashlib
+import math
+import os
+import shutil
+import sys
+
+import yaml
+
+# Minutes one boot took on the 2-core TCG machine of README "Times"
+# (cold CI run; the KASAN and stress boots from make check-full and
+# make stress), by (flavour, runlist) and then vCPUs.  The 6.12 boots
+# took no longer than 7.3's.
+MEASURED = {
+    ('debug', 'main'): {1: 2.7, 2: 3.0, 4: 3.2},
+    ('rt', 'main'): {1: 3.5, 2: 3.2, 4: 4.0},
+    ('kasan', 'main'): {1: 14.0, 2: 16.0, 4: 18.0},
+    ('debug', 'stress'): {1: 67.0, 2: 67.0, 4: 67.0},
+}
+# A lab worker may be slower or busier than the machine that measured:
+# the test action gets twice the measured time, plus a fixed margin.
+MARGIN = 5
+
+# The boot action ends at the kernel's "Kernel command line:" line.  LAVA
+# waits for the kernel's banner itself before it looks for prompts, so
+# "Linux version" cannot be the prompt.  The KUnit suites run after the
+# command line is printed and before /init, hence two monitors in turn.
+BOOT_PROMPT = 'Kernel command line:'
+KUNIT_BEGIN = 'KTAP version 1'
+KUNIT_END = 'Run /init as init process'
+BEGIN = 'pi-futex: guest begin'
+END = 'pi-futex: guest end'
+# A KTAP result line: "ok N name", "not ok N name", optionally "# SKIP
+# why" or another directive after the name.  The result group is read
+# through a lookahead at the start of the match, so that it is "SKIP"
+# for a skipped test and "ok" / "not ok" otherwise.  The name ends at
+# " #" or at the end of the line; the trailing [\r\n] keeps LAVA from
+# matching a line that has not fully arrived yet.
+RESULT = (r'(?<!\S)(?=(?:(?:not ok|ok) \d+ (?:- )?[^#\r\n]*?# )?'
+          r'(?P<result>SKIP|not ok|ok))'
+          r'(?:not ok|ok) \d+ (?:- )?(?P<test_case_id>[^#\r\n]*[^ #\r\n])'
+          r'[^\r\n]*[\r\n]')
+FIXUP = {'ok': 'pass', 'not ok': 'fail', 'SKIP': 'skip'}
+
+
+def cell_name(pin, flavour, runlist, smp):
+    stress = '-stress' if runlist == 'stress' else ''
+    return f'{pin}-{flavour}{stress}-smp{smp}'
+
+
+def test_minutes(flavour, runlist, smp):
+    """The test action's timeout: twice the measured boot, plus MARGIN."""
+    times = MEASURED.get((flavour, runlist))
+    if times is None:
+        raise KeyError(f'no measured boot time for flavour {flavour}, '
+                       f'runlist {runlist}')
+    measured = times.get(smp, max(times.values()))
+    return math.ceil(2 * measured) + MARGIN
+
+
+def cmdline(smp, append='', tsc_khz=None):
+    """run-qemu.sh's kernel command line.  Under TCG the guest's TSC runs
+    at the worker's rate, and run-qemu.sh passes that rate as
+    tsc_early_khz (see there); a job can only carry the rate it is
+    given."""
+    clock = 'tsc=reliable' + (f' tsc_early_khz={tsc_khz}' if tsc_khz else '')
+    return (f'console=ttyS0 panic=-1 oops=panic {clock} pifutex.smp={smp}'
+            + (f' {append}' if append else '') + ' panic_on_warn=1')
+
+
+def monitor(name, start, end):
+    return {'name': name, 'start': start, 'end': end, 'pattern': RESULT,
+            'fixupdict': dict(FIXUP)}
+
+
+def job(name, kernel_url, initrd_url, smp, minutes, kvm, metadata,
+        append='', tsc_khz=None):
+    kernel_arg = (f'-kernel {{kernel}} '
+                  f'-append "{cmdline(smp, append, tsc_khz)}"')
+    options = [f'-smp {smp},sockets={smp},cores=1,threads=1', '-no-reboot']
+    if not kvm:
+        # With KVM the stock device type passes -cpu host.
+        options.append('-cpu max')
+    return {
+        'device_type': 'qemu',
+        'job_name': f'pi-futex {name}',
+        'metadata': metadata,
+        'timeouts': {'job': {'minutes': minutes + 10},
+                     'connection': {'minutes': 2}},
+        'priority': 'medium',
+        'visibility': 'public',
+        'context': {'arch': 'amd64', 'no_kvm': not kvm, 'memory': 512,
+                    'extra_options': options},
+        'actions': [
+            {'deploy': {
+                'to': 'tmpfs',
+                'timeout': {'minutes': 5},
+                'images': {
+                    'kernel': {'image_arg': kernel_arg, 'url': kernel_url},
+                    'ramdisk': {'image_arg': '-initrd {ramdisk}',
+                                'url': initrd_url}}}},
+            # The monitors wait for each line with QEMU's pexpect timeout,
+            # which is the boot action's timeout: a suite that prints
+            # nothing for longer would end the monitor and drop the rest
+            # of the results.  Hence the boot action gets the test
+            # action's timeout.
+            {'boot': {'method': 'qemu', 'media': 'tmpfs',
+                      'timeout': {'minutes': minutes},
+                      'prompts': [BOOT_PROMPT]}},
+            {'test': {'timeout': {'minutes': minutes},
+                      'monitors': [monitor('kunit', KUNIT_BEGIN, KUNIT_END),
+                                   monitor('pi-futex', BEGIN, END)]}},
+        ],
+    }
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for block in iter(lambda: f.read(1 << 20), b''):
+            h.update(block)
+    return h.hexdigest()
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument('--out', required=True, help='the cell directory')
+    p.add_argument('--kernel', required=True, help='bzImage')
+    p.add_argument('--initrd', required=True, help='initramfs')
+    p.add_argument('--smp', type=int, required=True)
+    p.add_argument('--pin', required=True)
+    p.add_argument('--flavour', required=True)
+    p.add_argument('--runlist', choices=('main', 'stress'), default='main')
+    p.add_argument('--images-url', default='',
+                   help='where the lab finds the cell directories')
+    p.add_argument('--commit', default='unknown',
+                   help="the series' commit")
+    p.add_argument('--kvm', action='store_true',
+                   help='let the lab use KVM (no_kvm: false)')
+    p.add_argument('--tsc-khz', type=int,
+                   help="the workers' TSC rate, for tsc_early_khz= (TCG)")
+    p.add_argument('--append', default='',
+                   help='more kernel command line (make lava-check)')
+    args = p.parse_args(argv[1:])
+    if args.smp < 1:
+        p.error(f'--smp wants a positive number, not {args.smp}')
+    if args.tsc_khz is not None and (args.kvm or args.tsc_khz < 1):
+        p.error('--tsc-khz wants a positive rate, and no --kvm')
+    for f in (args.kernel, args.initrd):
+        if not os.path.isfile(f):
+            p.error(f'{f}: no such file (build it first)')
+    try:
+        minutes = test_minutes(args.flavour, args.runlist, args.smp)
+    except KeyError as e:
+        p.error(e.args[0])
+    name = cell_name(args.pin, args.flavour, args.runlist, args.smp)
+    if os.path.basename(os.path.normpath(args.out)) != name:
+        p.error(f'--out must end in the cell name {name}')
+    os.makedirs(args.out, exist_ok=True)
+    files = {'kernel': 'bzImage', 'ramdisk': 'initramfs.cpio.gz'}
+    shutil.copyfile(args.kernel, os.path.join(args.out, files['kernel']))
+    shutil.copyfile(args.initrd, os.path.join(args.out, files['ramdisk']))
+    base = (args.images_url.rstrip('/') or
+            'file://' + os.path.dirname(os.path.abspath(args.out)))
+    url = {k: f'{base}/{name}/{v}' for k, v in files.items()}
+    metadata = {
+        'pi-futex.cell': name,
+        'pi-futex.pin': args.pin,
+        'pi-futex.flavour': args.flavour,
+        'pi-futex.vcpus': str(args.smp),
+        'pi-futex.runlist': args.runlist,
+        'pi-futex.series-commit': args.commit,
+        'pi-futex.kernel-sha256':
+            sha256(os.path.join(args.out, files['kernel'])),
+        'pi-futex.initramfs-sha256':
+            sha256(os.path.join(args.out, files['ramdisk'])),
+        'pi-futex.test-minutes': str(minutes),
+    }
+    if args.append:
+        metadata['pi-futex.append'] = args.append
+    if args.tsc_khz:
+        metadata['pi-futex.tsc-khz'] = str(args.tsc_khz)
+    data = job(name, url['kernel'], url['ramdisk'], args.smp, minutes,
+               args.kvm, metadata, args.append, args.tsc_khz)
+    path = os.path.join(args.out, 'job.yaml')
+    with open(path + '.tmp', 'w', encoding='utf-8') as f:
+        yaml.safe_dump(data, f, sort_keys=False, width=1000)
+    os.replace(path + '.tmp', path)
+    print(f'lava-job: {path} ({minutes} min test timeout)')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
