@@ -323,7 +323,7 @@ lava_job = $(STAGE) lava-job-$(2) $(PY3) $(ROOT)/tools/lava-job.py --out $(1)/$(
 	$(if $(LAVA_KVM),--kvm,$(if $(LAVA_TSC_KHZ),--tsc-khz $(LAVA_TSC_KHZ))) $(5)
 
 lava-jobs:
-	@$(ROOT)/tools/deps.sh --lava
+	@$(ROOT)/tools/deps.sh
 	@rm -rf $(LAVA)
 	@$(foreach kf,$(LAVA_KERNELS),$(MAKE) --no-print-directory lava-cell \
 		KERNEL=$(word 1,$(subst :, ,$(kf))) FLAVOUR=$(word 2,$(subst :, ,$(kf))) &&) true
