@@ -106,10 +106,8 @@ def decide(cases, job, serial):
     elif job.get('result') != 'pass':
         reasons.append(f'LAVA job incomplete: {job.get("error_type", "?")}:'
                        f' {job.get("error_msg", "?")}')
-    crash = [(i, verdict.clean(s).strip()) for i, s in enumerate(serial)
-             if any(p.search(verdict.clean(s))
-                    for p in verdict.CRASH_PATTERNS)]
-    for i, text in crash:
+    crash = verdict.crashes(serial)     # (1-based line, text)
+    for _, text in crash:
         reasons.append(f'kernel crash signature: {text}')
     if begin is None:
         reasons.append(f'guest never started its suites (no '
@@ -118,7 +116,7 @@ def decide(cases, job, serial):
     if end is None:
         reasons.append('guest did not finish its suites (no "pi-futex: '
                        'guest end" line: hang, crash or timeout)')
-        if not guest and not [i for i, _ in crash if i > begin]:
+        if not guest and not [no for no, _ in crash if no - 1 > begin]:
             return 'infra', reasons
     elif rc != 0 and not failed:
         reasons.append(f'guest /init reported rc={rc}')
