@@ -92,7 +92,7 @@ help:
 	@echo "  make clean      remove build outputs, keep the extracted tree"
 	@echo "  make distclean  remove build/ entirely (the download cache stays)"
 	@echo "variables: KERNEL=$(KERNEL) ($(PINS)) FLAVOUR=$(FLAVOUR) (base|debug|kasan|rt)"
-	@echo "  SMP=$(SMP) MEM=$(MEM) ACCEL=$(ACCEL) (auto|kvm|tcg)"
+	@echo "  SMP=$(SMP) MEM=$(MEM) ACCEL=$(ACCEL) (auto|kvm|tcg: auto is KVM if a probe vCPU runs, else TCG)"
 	@echo "  TIMEOUT=SECS APPEND='...' RTTEST_EXTRA=DIR TIMEOUT_FACTOR=N"
 
 deps:

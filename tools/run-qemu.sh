@@ -11,18 +11,20 @@
 #   --append ARGS    extra kernel command line
 #   --timeout SECS   wall-clock limit for the whole run (default 1800),
 #                    multiplied by $TIMEOUT_FACTOR (default 1) on slow hosts
-#   --accel A        auto (default: KVM when a probe shows it works, else
-#                    TCG), kvm (fail without it) or tcg
+#   --accel A        auto (default): KVM when a guest vCPU ran under it
+#                    (tools/kvm-probe.sh), else TCG; a KVM boot that
+#                    breaks before the suites begin runs again under TCG,
+#                    once.  kvm: KVM or exit 2.  tcg: TCG.
 #   --log FILE       serial log (default build/logs/run-<date>.log); the
 #                    verdict goes beside it as .json
 #   --shell          interactive BusyBox shell instead of the suites
 #   --no-test-mode   do not add panic_on_warn=1
 #
-# Prints the QEMU command first.  Exit status, as tools/verdict.py decides
-# it: 0 pass; 1 test failure (a suite failed, a crash signature after the
-# suites began, a hang in a suite); 2 infrastructure failure (bad options,
-# QEMU did not start, the guest never reached its suites, or stopped
-# before the first one).
+# Prints the accelerator chosen and why, then the QEMU command.  Exit
+# status, as tools/verdict.py decides it: 0 pass; 1 test failure (a suite
+# failed, a crash signature after the suites began, a hang in a suite);
+# 2 infrastructure failure (bad options, QEMU did not start, the guest
+# never reached its suites, or stopped before the first one).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -45,7 +47,7 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift ;;
 	--shell) shell=1 ;;
 	--no-test-mode) testmode=0 ;;
-	-h|--help) sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) infra "unknown option $1 (see --help)" ;;
 	esac
 	shift
@@ -63,21 +65,41 @@ case $factor in ''|*[!0-9]*|0) infra "TIMEOUT_FACTOR wants a positive integer, n
 timeout=$((timeout * factor))
 command -v qemu-system-x86_64 >/dev/null || infra "qemu-system-x86_64 not installed (make deps)"
 
-# kvm_works: QEMU can use KVM here.  A /dev/kvm node is not enough (a
-# nested guest may have one without VMX/SVM, or no access to it), so start
-# a machine-less QEMU with KVM and quit it.
-kvm_works() {
-	echo quit | timeout 30 qemu-system-x86_64 -machine none,accel=kvm \
-		-nodefaults -display none -monitor stdio >/dev/null 2>&1
+# The accelerator.  KVM only after it ran a vCPU here (tools/kvm-probe.sh,
+# with the CPU model of the boot): a /dev/kvm that opens may still abort
+# QEMU or never run the guest.  The first line says what and why.
+probe() {
+	"$PIFUTEX_ROOT/tools/kvm-probe.sh" --cpu host || true
 }
-
+fallback=0
 case $accel in
-auto) if kvm_works; then accel=kvm; else accel=tcg; fi ;;
-kvm) kvm_works || infra "--accel kvm: QEMU cannot use KVM on this machine" ;;
-tcg) ;;
+auto)
+	why=$(probe)
+	case $why in
+	'kvm probe passed'*) accel=kvm fallback=1 ;;
+	*) accel=tcg ;;
+	esac
+	echo "run-qemu: ${why:-kvm probe gave no answer}; using $accel"
+	;;
+kvm)
+	why=$(probe)
+	case $why in
+	'kvm probe passed'*) echo "run-qemu: $why; using kvm (--accel kvm)" ;;
+	*) infra "--accel kvm: QEMU cannot run a guest with KVM here: ${why#kvm probe failed: }" ;;
+	esac
+	;;
+tcg) echo "run-qemu: using tcg (--accel tcg)" ;;
 *) infra "--accel wants auto, kvm or tcg, not '$accel'" ;;
 esac
 
+if [ -z "$log" ]; then
+	mkdir -p "$PIFUTEX_ROOT/build/logs"
+	log=$PIFUTEX_ROOT/build/logs/run-$(date +%Y%m%d-%H%M%S).log
+fi
+mkdir -p "$(dirname "$log")"
+
+# qemu_cmd ACCEL: the QEMU command of a boot under ACCEL, in qemu[].
+#
 # A fine-grained clocksource in every boot.  Without ACPI the kernel
 # finds no HPET or ACPI PM timer, and the config has no paravirtual
 # clock, which leaves the TSC.  Under TCG the kernel may find the vCPUs'
@@ -89,49 +111,116 @@ esac
 # tsc_early_khz, the host's rate, spares the calibration.  Under KVM the
 # calibration works and is left to the kernel.  The sanity suite checks
 # the clocksource.
-clock="tsc=reliable"
-if [ "$accel" = tcg ]; then
-	khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
-	clock="$clock${khz:+ tsc_early_khz=$khz}"
-fi
+#
+# The CPU: the host's under KVM, what KVM users expect; under TCG, max.
 # SeaBIOS' MP table (no ACPI in this config) lists one CPU per socket,
 # hence sockets=N below.  pifutex.smp lets the guest check it saw them all.
-cmdline="console=ttyS0 panic=-1 oops=panic $clock pifutex.smp=$smp${append:+ $append}"
-[ $testmode -eq 1 ] && [ $shell -eq 0 ] && cmdline="$cmdline panic_on_warn=1"
-[ $shell -eq 1 ] && cmdline="$cmdline pifutex.shell=1"
-if [ -z "$log" ]; then
-	mkdir -p "$PIFUTEX_ROOT/build/logs"
-	log=$PIFUTEX_ROOT/build/logs/run-$(date +%Y%m%d-%H%M%S).log
-fi
-mkdir -p "$(dirname "$log")"
-
-qemu=(qemu-system-x86_64 -nodefaults -nographic -serial stdio -no-reboot
-	-machine "pc,accel=$accel" -cpu max -smp "$smp,sockets=$smp,cores=1,threads=1"
-	-m "$mem" -kernel "$kernel" -initrd "$initrd" -append "$cmdline")
-printf '+ %s\n' "$(printf '%q ' "${qemu[@]}")"
+qemu_cmd() {
+	local clock="tsc=reliable" cpu=max khz cmdline
+	if [ "$1" = tcg ]; then
+		khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
+		clock="$clock${khz:+ tsc_early_khz=$khz}"
+	else
+		cpu=host
+	fi
+	cmdline="console=ttyS0 panic=-1 oops=panic $clock pifutex.smp=$smp${append:+ $append}"
+	[ $testmode -eq 1 ] && [ $shell -eq 0 ] && cmdline="$cmdline panic_on_warn=1"
+	[ $shell -eq 1 ] && cmdline="$cmdline pifutex.shell=1"
+	qemu=(qemu-system-x86_64 -nodefaults -nographic -serial stdio -no-reboot
+		-machine "pc,accel=$1" -cpu "$cpu" -smp "$smp,sockets=$smp,cores=1,threads=1"
+		-m "$mem" -kernel "$kernel" -initrd "$initrd" -append "$cmdline")
+	printf '+ %s\n' "$(printf '%q ' "${qemu[@]}")"
+}
 
 if [ $shell -eq 1 ]; then
+	qemu_cmd "$accel"
 	exec "${qemu[@]}"
 fi
 
-start=$(date +%s)
-set +e
-timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tee "$log"
-rc=${PIPESTATUS[0]}
-set -e
-secs=$(($(date +%s) - start))
-echo "run-qemu: QEMU ran ${secs}s ($accel); serial log in $log"
-args=(--json "${log%.log}.json" --accel "$accel")
-if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-	args+=(--timed-out "$timeout")
-elif [ "$rc" -ne 0 ]; then
-	args+=(--qemu-rc "$rc")
+# boot ACCEL LOG WATCH: run the boot under ACCEL, its serial log in LOG
+# and on stdout as it comes.  Sets qrc (QEMU's exit status, 124 or 137
+# when timeout killed it) and stalled.  WATCH > 0: when the kernel's
+# first line ("Linux version") is not in the log after WATCH seconds,
+# stop QEMU and set stalled=1 (a KVM that passed the probe but hangs
+# later must not eat the whole timeout).
+qpid=
+trap '[ -n "$qpid" ] && kill "$qpid" 2>/dev/null; exit 130' INT
+trap '[ -n "$qpid" ] && kill "$qpid" 2>/dev/null; exit 143' TERM
+boot() {
+	local out=$2 watch=$3 waited=0 tailpid
+	qemu_cmd "$1"
+	stalled=0
+	: >"$out"
+	timeout -k 10 "$timeout" "${qemu[@]}" </dev/null >"$out" 2>&1 &
+	qpid=$!
+	tail -s 0.2 -n +1 -f --pid="$qpid" "$out" &
+	tailpid=$!
+	if [ "$watch" -gt 0 ]; then
+		while kill -0 "$qpid" 2>/dev/null && ! grep -q 'Linux version' "$out"; do
+			if [ "$waited" -ge "$watch" ]; then
+				stalled=1
+				kill "$qpid" 2>/dev/null || true
+				break
+			fi
+			sleep 1
+			waited=$((waited + 1))
+		done
+	fi
+	set +e
+	wait "$qpid"
+	qrc=$?
+	wait "$tailpid"
+	set -e
+	qpid=
+}
+
+# judge ACCEL LOG SECS [VERDICT-ARGS...]: tools/verdict.py on LOG, its
+# .json beside it; sets vrc (0 pass, 1 fail, 2 infra).
+judge() {
+	local acc=$1 out=$2 secs=$3 args
+	shift 3
+	echo "run-qemu: QEMU ran ${secs}s ($acc); serial log in $out"
+	args=(--json "${out%.log}.json" --accel "$acc" "$@")
+	if [ "$stalled" -eq 1 ]; then
+		args+=(--stalled "$watch")
+	elif [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+		args+=(--timed-out "$timeout")
+	elif [ "$qrc" -ne 0 ]; then
+		args+=(--qemu-rc "$qrc")
+	fi
+	set +e
+	"$PIFUTEX_ROOT/tools/verdict.py" "${args[@]}" "$out"
+	vrc=$?
+	set -e
+}
+
+# The kernel's first line comes within a second or two under KVM or
+# TCG; a minute (at most half the timeout) is far beyond that.
+watch=0
+if [ $fallback -eq 1 ]; then
+	watch=$((timeout / 2))
+	[ $watch -le 60 ] || watch=60
 fi
-set +e
-"$PIFUTEX_ROOT/tools/verdict.py" "${args[@]}" "$log"
-rc=$?
-set -e
-case $rc in
+start=$(date +%s)
+boot "$accel" "$log" "$watch"
+judge "$accel" "$log" $(($(date +%s) - start))
+
+# A boot that auto sent to KVM and that broke before the guest's begin
+# marker (INFRA) runs again under TCG, once; its verdict names the
+# failed attempt, whose log and .json stay beside it as LOG.kvm-attempt.*.
+if [ $fallback -eq 1 ] && [ $vrc -eq 2 ] &&
+	grep -q '"begun": false' "${log%.log}.json"; then
+	attempt=${log%.log}.kvm-attempt
+	mv "$log" "$attempt.log"
+	mv "${log%.log}.json" "$attempt.json"
+	echo "run-qemu: the kvm boot broke before the suites began; once more under tcg"
+	accel=tcg
+	watch=0
+	start=$(date +%s)
+	boot "$accel" "$log" 0
+	judge "$accel" "$log" $(($(date +%s) - start)) --attempt "$attempt.json"
+fi
+case $vrc in
 0) ;;
 1) die "verdict FAIL: test failure (log: $log)" ;;
 *) infra "verdict INFRA: infrastructure failure (log: $log)" ;;

@@ -3,7 +3,7 @@
 """Turn a guest serial log into a verdict.
 
 usage: verdict.py [--json FILE] [--accel A] [--timed-out SECS]
-                  [--qemu-rc N] LOG
+                  [--stalled SECS] [--qemu-rc N] [--attempt JSON] LOG
        verdict.py --summary JSON...
 
 Reads the whole serial log that tools/run-qemu.sh saved (parse), decides
@@ -20,8 +20,10 @@ Outcome and exit status: 0 pass (the guest finished, every plan was met,
 no test failed, no crash signature); 1 test failure; 2 infrastructure
 failure (the guest never printed its begin marker, or stopped before its
 first suite with no crash signature after the marker), or bad usage.
---timed-out and --qemu-rc tell it how QEMU ended (run-qemu.sh passes
-them); --summary sums the .json verdicts of several boots and exits
+--timed-out, --stalled (no kernel output after SECS) and --qemu-rc tell
+it how QEMU ended (run-qemu.sh passes them); --attempt names the .json
+verdict of an earlier boot of the same run that broke under another
+accelerator, recorded in this verdict as "attempts"; --summary sums the .json verdicts of several boots and exits
 with the worst outcome.
 With --json, the verdict file also has each suite's subtests by name
 ("tests": {"name": "pass"|"fail"|"skip"}), which make prove-fixes reads.
@@ -221,7 +223,7 @@ def parse(lines):
 EXIT = {'pass': 0, 'fail': 1, 'infra': 2}
 
 
-def decide(v, timed_out=None, qemu_rc=None):
+def decide(v, timed_out=None, qemu_rc=None, stalled=None):
     """The outcome of parsed log @v: 'pass', 'fail' (a test failed) or
     'infra' (the run broke before it could test: QEMU did not start, the
     guest never printed its begin marker, or it stopped before its first
@@ -229,6 +231,8 @@ def decide(v, timed_out=None, qemu_rc=None):
     reasons = list(v['problems'])
     if timed_out:
         reasons.append(f'QEMU killed after {timed_out}s (timeout)')
+    if stalled:
+        reasons.append(f'QEMU stopped: no kernel output after {stalled}s')
     if qemu_rc:
         reasons.append(f'QEMU exited with status {qemu_rc}')
     tot_fail = sum(s['fail'] for s in v['suites'])
@@ -288,7 +292,8 @@ def summary(paths):
 
 
 USAGE = ('usage: verdict.py [--json FILE] [--accel A] [--timed-out SECS] '
-         '[--qemu-rc N] LOG | --summary JSON...')
+         '[--stalled SECS] [--qemu-rc N] [--attempt JSON] LOG '
+         '| --summary JSON...')
 
 
 def main(argv):
@@ -299,7 +304,7 @@ def main(argv):
             return 2
         return summary(args[1:])
     opts = {'--json': None, '--accel': None, '--timed-out': None,
-            '--qemu-rc': None}
+            '--stalled': None, '--qemu-rc': None, '--attempt': None}
     while len(args) >= 2 and args[0] in opts:
         opts[args[0]] = args[1]
         args = args[2:]
@@ -312,16 +317,37 @@ def main(argv):
     except OSError as e:
         print(f'verdict: error: {e}', file=sys.stderr)
         return 2
+    attempts = []
+    if opts['--attempt']:
+        try:
+            attempts = [attempt(opts['--attempt'])]
+        except (OSError, ValueError, KeyError) as e:
+            print(f'verdict: error: --attempt {opts["--attempt"]}: {e}',
+                  file=sys.stderr)
+            return 2
     v = parse(lines)
-    outcome, reasons = decide(v, opts['--timed-out'], opts['--qemu-rc'])
-    print(render(args[0], v, outcome, reasons, opts['--accel']))
+    outcome, reasons = decide(v, opts['--timed-out'], opts['--qemu-rc'],
+                              opts['--stalled'])
+    print(render(args[0], v, outcome, reasons, opts['--accel'], attempts))
     if opts['--json']:
         with open(opts['--json'], 'w', encoding='utf-8') as f:
             json.dump({'suites': v['suites'], 'problems': reasons,
                        'cpus': v['cpus'], 'kernel': v['kernel'],
-                       'accel': opts['--accel'], 'verdict': outcome},
+                       'accel': opts['--accel'], 'verdict': outcome,
+                       'begun': v['begin'] is not None,
+                       'attempts': attempts},
                       f, indent=1)
     return EXIT[outcome]
+
+
+def attempt(path):
+    """What the .json verdict at @path says of a failed boot: its
+    accelerator, outcome and reasons, and its serial log (beside it)."""
+    with open(path, encoding='utf-8') as f:
+        v = json.load(f)
+    return {'accel': v['accel'], 'verdict': v['verdict'],
+            'problems': v['problems'],
+            'log': os.path.basename(path).rsplit('.', 1)[0] + '.log'}
 
 
 # What each outcome is called on the verdict line.
@@ -329,11 +355,16 @@ TITLE = {'pass': 'PASS', 'fail': 'FAIL (test failure)',
          'infra': 'INFRA (infrastructure failure)'}
 
 
-def render(log, v, outcome, reasons, accel=None):
+def render(log, v, outcome, reasons, accel=None, attempts=()):
     text, tot = table(v['suites'])
     out = [text]
+    for a in attempts:
+        why = '; '.join(a['problems']) or 'no reason given'
+        out.append(f'verdict: {log}: after a failed {a["accel"]} boot '
+                   f'({a["verdict"].upper()}: {why}; log {a["log"]})')
     out += [f'verdict: {log}: {r}' for r in reasons]
-    out.append(f'verdict: {TITLE[outcome]} (log {log})')
+    out.append(f'verdict: {TITLE[outcome]} (log {log}'
+               + (f', {accel})' if accel else ')'))
     if v['kernel']:
         out.append(f'guest: {v["kernel"]} on {v["cpus"]} vCPU(s)'
                    + (f', {accel}' if accel else ''))

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """tools/verdict.py on canned serial logs."""
+import json
 import os
 import shutil
 import subprocess
@@ -106,6 +107,37 @@ class VerdictTest(unittest.TestCase):
                            capture_output=True, text=True)
         self.assertEqual(p.returncode, 2)
         self.assertIn('verdict: error:', p.stderr)
+
+    def test_attempt_is_recorded_and_a_bad_one_rejected(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        first = os.path.join(tmp, 'x.kvm-attempt.json')
+        p = subprocess.run([sys.executable, VERDICT, '--json', first,
+                            '--accel', 'kvm', '--stalled', '60',
+                            os.path.join(HERE, 'logs', 'panic.log')],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 2, p.stdout)
+        self.assertIn('QEMU stopped: no kernel output after 60s', p.stdout)
+        final = os.path.join(tmp, 'x.json')
+        p = subprocess.run([sys.executable, VERDICT, '--json', final,
+                            '--accel', 'tcg', '--attempt', first,
+                            os.path.join(HERE, 'logs', 'pass.log')],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stdout)
+        self.assertIn('after a failed kvm boot (INFRA: guest never started',
+                      p.stdout)
+        self.assertIn('log x.kvm-attempt.log)', p.stdout)
+        with open(final) as f:
+            v = json.load(f)
+        self.assertEqual((v['accel'], v['begun']), ('tcg', True))
+        self.assertEqual([(a['accel'], a['verdict']) for a in v['attempts']],
+                         [('kvm', 'infra')])
+        p = subprocess.run([sys.executable, VERDICT, '--attempt',
+                            os.path.join(tmp, 'none.json'),
+                            os.path.join(HERE, 'logs', 'pass.log')],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn('verdict: error: --attempt ', p.stderr)
 
     def test_summary_names_each_kernel_and_sums(self):
         tmp = tempfile.mkdtemp()
