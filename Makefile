@@ -49,7 +49,7 @@ $(error unknown FLAVOUR=$(FLAVOUR); known: base debug kasan rt)
 endif
 
 .PHONY: help deps fetch kernel patch config initramfs guest-bins selftests run check \
-	lint export apply-check apply-fixes bisect-check bench bench-guest stress matrix \
+	lint export export-check apply-check apply-fixes bisect-check bench bench-guest stress matrix \
 	check-full campaign lava-jobs lava-cell lava-validate lava-check lava-agree \
 	check-host check-negative shell clean distclean repin prove-fixes
 
@@ -71,7 +71,8 @@ help:
 	@echo "  make initramfs  BusyBox + python3 + guest suites, via gen_init_cpio"
 	@echo "  make shell      boot the kernel with an interactive BusyBox shell"
 	@echo "  make lint       shellcheck of the scripts; checkpatch --strict and mail headers of every patch"
-	@echo "  make export     build/outgoing/KERNEL/{fixes,tester}/: mails + cover letters (DCO='Name <addr>')"
+	@echo "  make export     build/outgoing/KERNEL/{fixes,tester}/: mails + cover letters"
+	@echo "                  (DCO='Name <addr>', else git's user.name/user.email; never the placeholder)"
 	@echo "  make prove-fixes boot the series with each fix taken out: its tests must fail"
 	@echo "                  (the fixes tests/prove-fixes names for FLAVOUR; FIX=0007: one)"
 	@echo "  make apply-check  git am the exported mails onto a clean import, compare with quilt;"
@@ -186,20 +187,27 @@ lint: patch
 	@$(STAGE) headers $(ROOT)/tools/check-patch-headers.py $(ROOT)/$(PIN_SERIES) $(ROOT)/patches
 
 # The identity on the exported mails' From: and Signed-off-by: lines,
-# "Name <address>"; empty means git's user.name and user.email.
+# "Name <address>"; empty means git's user.name and user.email.  make
+# export refuses the patch files' placeholder.
 DCO ?=
 export: patch
 	@$(STAGE) export env RUN_VERDICT=$(LOGS)/$(call bootlog,$(KERNEL),$(SMP)).json \
 		PIFUTEX_SRC=$(SRC) PIFUTEX_DCO="$(DCO)" \
 		$(ROOT)/tools/export-series.sh export
 
+# The same mails with the placeholder identity, for the checks below
+# (build/outgoing-check/; never mailed).
+export-check: patch
+	@$(STAGE) export-check env PIFUTEX_SRC=$(SRC) \
+		$(ROOT)/tools/export-series.sh export-check
+
 # Both mail series onto the pin, then the fixes onto every other pin.
-apply-check: export
+apply-check: export-check
 	@$(STAGE) apply-check env PIFUTEX_SRC=$(SRC) \
 		$(ROOT)/tools/export-series.sh apply-check
 	@$(foreach k,$(filter-out $(KERNEL),$(PINS)),\
 		$(MAKE) --no-print-directory apply-fixes KERNEL=$(k) \
-			FIXES=$(BUILD)/outgoing/$(PIN_LINE)/fixes &&) true
+			FIXES=$(BUILD)/outgoing-check/$(PIN_LINE)/fixes &&) true
 
 # The mails in FIXES (another pin's fixes series) onto this pin.
 apply-fixes: fetch
@@ -210,7 +218,7 @@ apply-fixes: fetch
 # fixes whose name starts so) taken out in turn: its tests must fail,
 # everything else pass; then the full series (see tools/prove-fixes.sh).
 FIX       ?=
-prove-fixes: export initramfs
+prove-fixes: export-check initramfs
 	@$(STAGE) prove-fixes-$(KERNEL)-$(FLAVOUR) $(ROOT)/tools/prove-fixes.sh \
 		$(SRC) $(OBJ) $(LOGS) $(FLAVOUR) "$(FIX)" \
 		$(QEMU_OPTS) --initrd $(INITRAMFS) --smp $(SMP)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# export-series.sh export|apply-check|apply-fixes DIR
+# export-series.sh export|export-check|apply-check|apply-fixes DIR
 #
 # Works on the pin of $KERNEL (the mainline pin is the one mailed), whose
 # patched tree is $PIFUTEX_SRC.
@@ -16,7 +16,11 @@
 #   its patch file as written (the fixes' selftest is kept at two lines
 #   of context so that it applies to every pin).  From: and
 #   Signed-off-by: of the project identity become $PIFUTEX_DCO
-#   ("Name <address>"), by default git's user.name and user.email.
+#   ("Name <address>"), by default git's user.name and user.email; with
+#   neither, export refuses to write mails.
+# export-check: the same mails with the placeholder identity allowed, in
+#   build/outgoing-check/<line>/, for apply-check and prove-fixes; never
+#   mailed.
 # apply-check: `git am` every exported series, in order, onto a clean
 #   import of the pinned tree and check that the result matches the
 #   quilt-patched tree.
@@ -25,12 +29,13 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-mode=${1:?usage: export-series.sh export|apply-check}
+mode=${1:?usage: export-series.sh export|export-check|apply-check|apply-fixes DIR}
 load_pin
 build=$PIFUTEX_ROOT/build
 src=${PIFUTEX_SRC:?export-series.sh: PIFUTEX_SRC, the patched tree, is not set}
 base=$build/git-base-$PIN_LINE.git
-out=$build/outgoing/$PIN_LINE
+# The mails that apply-check and prove-fixes use: export-check's.
+out=$build/outgoing-check/$PIN_LINE
 tarball=$(pin_cached_tarball)
 # git am and the cover letter need an identity even where git has none.
 export GIT_COMMITTER_NAME="Pi Futex Developers" GIT_COMMITTER_EMAIL="pi-futex@example.org"
@@ -91,12 +96,19 @@ am_mails() {
 }
 
 case $mode in
-export)
-	import_base
-	dco=$(dco_identity)
+export|export-check)
 	project_id=$PIFUTEX_PROJECT_ID
-	[ "$dco" != "$project_id" ] ||
-		note "mails are signed off by the project identity; set DCO='Name <address>' or git's user.name/user.email"
+	if [ "$mode" = export ]; then
+		dco=$(dco_identity)
+		[ "$dco" != "$project_id" ] ||
+			die "the mails would carry the patch files' placeholder identity," \
+				"$project_id; set DCO='Name <address>'" \
+				"(make export DCO=...) or git's user.name and user.email"
+		out=$build/outgoing/$PIN_LINE
+	else
+		dco=$project_id
+	fi
+	import_base
 	work=$build/export-work-$PIN_LINE
 	fresh_clone "$work"
 	n=0

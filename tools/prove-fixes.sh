@@ -14,7 +14,7 @@
 #
 # "Without the fix" is the series with that one commit reverted by git
 # (three-way, so later patches that touch the same lines stay): the
-# commits come from `make export`'s work tree.  The files the revert
+# commits come from the work tree of `make export-check`.  The files the revert
 # changes are copied into SRC and restored from the series afterwards,
 # also when this script is interrupted.
 set -euo pipefail
@@ -29,7 +29,7 @@ shift 5
 load_pin
 expect=$PIFUTEX_ROOT/tests/prove-fixes
 work=$PIFUTEX_ROOT/build/export-work-$PIN_LINE
-[ -d "$work/.git" ] || die "$work missing (make export)"
+[ -d "$work/.git" ] || die "$work missing (make export-check)"
 mkdir -p "$logs"
 
 mapfile -t series < <(series_patches)
@@ -53,7 +53,7 @@ commit_of() {
 
 # The work tree must hold this series: its HEAD is the last patch.
 [ "$(git -C "$work" log -1 --format=%s)" = "$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$PIFUTEX_ROOT/patches/${series[$((n - 1))]}")" ] ||
-	die "$work does not hold the current series (make export)"
+	die "$work does not hold the current series (make export-check)"
 
 restore=()
 put_back() {

@@ -960,6 +960,21 @@ class MailIdentityTest(unittest.TestCase):
         self.assertEqual(p.stdout,
                          'Pi Futex Developers <pi-futex@example.org>\n')
 
+    def test_export_refuses_the_placeholder_identity(self):
+        src = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, src)
+        write(os.path.join(src, 'Makefile'),
+              'VERSION = 7\nPATCHLEVEL = 3\nSUBLEVEL = 4\n')
+        export = os.path.join(TOOLS, 'export-series.sh')
+        for dco in ('', 'Pi Futex Developers <pi-futex@example.org>'):
+            p = self.sh(f'{export} export', PIFUTEX_SRC=src, PIFUTEX_DCO=dco)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertIn('export-series.sh: error: the mails would carry '
+                          "the patch files' placeholder identity, Pi Futex "
+                          "Developers <pi-futex@example.org>; set DCO='Name "
+                          "<address>' (make export DCO=...) or git's "
+                          'user.name and user.email', p.stderr)
+
     def test_series_mails_groups_and_rejects_unmarked(self):
         d = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, d)
