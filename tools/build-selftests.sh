@@ -4,7 +4,7 @@
 # build-selftests.sh SRC OBJ OUT
 #
 # Build the futex selftests of the patched tree (including the series'
-# futex_pi and futex_pi_boost) as static binaries, with the tree's own
+# futex_pi, futex_pi_boost and futex_pi_deadline) as static binaries, with the tree's own
 # selftest Makefile and the uapi headers of the built kernel, into OUT.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -20,7 +20,7 @@ make -C "$src/tools/testing/selftests/futex/functional" OUTPUT="$out" \
 	>>"$out/build.log" 2>&1 ||
 	{ grep -E 'error|warning' "$out/build.log" | head -n 20 >&2
 	  die "futex selftests failed to build (log: $out/build.log)"; }
-for t in futex_pi futex_pi_boost futex_wait_timeout futex_requeue_pi; do
+for t in futex_pi futex_pi_boost futex_pi_deadline futex_wait_timeout futex_requeue_pi; do
 	[ -x "$out/$t" ] || die "selftest $t was not built"
 	ldd "$out/$t" >/dev/null 2>&1 && die "$t is not static"
 done

@@ -34,13 +34,16 @@ mkdir -p "$logs"
 
 mapfile -t series < <(series_patches)
 n=${#series[@]}
-select=(--flavour "$flavour")
+select=(--flavour "$flavour" --pin "$PIN_LINE")
 [ -z "$only" ] || select+=(--fix "$only")
 fixes_out=$(python3 "$PIFUTEX_ROOT/tools/prove-report.py" --list "${select[@]}" "$expect") ||
 	die "$expect cannot be read"
 mapfile -t fixes < <(printf '%s\n' "$fixes_out" | sed '/^$/d')
 [ ${#fixes[@]} -gt 0 ] || die "$expect names no fix${only:+ starting with $only} for FLAVOUR=$flavour"
 fixes_group=$(series_mails | awk '$1 == "fixes" { print $2 }')
+# The fixes whose kernel without them WARNs ("warns" rows): booted without
+# panic_on_warn, so that the suites after the WARN still run.
+warns=$(python3 "$PIFUTEX_ROOT/tools/prove-report.py" --list --warns "${select[@]}" "$expect")
 
 # commit_of PATCH: the export work tree's commit of that patch (the
 # series' i-th patch is HEAD~(n-i)).
@@ -66,9 +69,12 @@ put_back() {
 trap 'put_back' EXIT
 
 qemu_opts=("$@")
-boot() { # NAME: boot the kernel in OBJ, verdict in LOGDIR/NAME.json
-	"$PIFUTEX_ROOT/tools/run-qemu.sh" "${qemu_opts[@]}" \
-		--log "$logs/$1.log" >"$logs/$1.out" 2>&1 || true
+boot() { # NAME [RUN-QEMU-OPTION...]: boot the kernel in OBJ, verdict in LOGDIR/NAME.json
+	local name=$1
+	shift
+	"$PIFUTEX_ROOT/tools/run-qemu.sh" "${qemu_opts[@]}" "$@" \
+		--log "$logs/$name.log" >"$logs/$name.out" 2>&1 || true
+	set -- "$name"
 	[ -s "$logs/$1.json" ] || die "boot $1 left no verdict (see $logs/$1.out)"
 	tail -n 2 "$logs/$1.out" | sed "s/^/  $1: /"
 }
@@ -103,7 +109,11 @@ for fix in "${fixes[@]}"; do
 	note "without $fix: ${files[*]}"
 	"$PIFUTEX_ROOT/tools/build-kernel.sh" "$src" "$obj" >"$logs/$name.build" 2>&1 ||
 		{ tail -n 20 "$logs/$name.build" >&2; die "the kernel without $fix does not build"; }
-	boot "$name"
+	if printf '%s\n' "$warns" | grep -qxF "$fix"; then
+		boot "$name" --no-test-mode
+	else
+		boot "$name"
+	fi
 	put_back
 	reports+=("$fix=$logs/$name.json")
 done

@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 """Judge the boots of make prove-fixes.
 
-usage: prove-report.py [--flavour F] [--fix PREFIX] EXPECT FULL.json
-                       PATCH=WITHOUT.json...
-       prove-report.py --list [--flavour F] [--fix PREFIX] EXPECT
+usage: prove-report.py [--flavour F] [--pin LINE] [--fix PREFIX] EXPECT
+                       FULL.json PATCH=WITHOUT.json...
+       prove-report.py --list [--warns] [--flavour F] [--pin LINE]
+                       [--fix PREFIX] EXPECT
 
 EXPECT is tests/prove-fixes.  A row that ends in flavour names holds only
-on kernels of those flavours; --flavour keeps the rows that hold on F.
+on kernels of those flavours, one that names pin lines (7.3, 6.12) only
+on those pins; --flavour and --pin keep the rows that hold on F and LINE.
 --fix keeps the fixes whose file name starts with PREFIX.  --list prints
-the fixes left, one per line, in EXPECT's order.
+the fixes left, one per line, in EXPECT's order (with --warns: only those
+with a "warns" row).
 
 FULL.json is the verdict of the kernel with the whole series, each
 WITHOUT.json the verdict of a kernel with only PATCH missing
@@ -19,30 +22,37 @@ Prints one row per test named in EXPECT: whether it failed without its
 fix and passed with the series.  Exits 0 only if every such test did
 both, every other test passed on every kernel (a suite EXPECT marks
 "may" for a fix is not judged on that fix's kernel), and no boot showed
-a crash signature or a missing result.
+a crash signature or a missing result.  A "PATCH warns TEXT" row says
+the kernel without PATCH WARNs with TEXT on the WARNING line: that
+WARNING is then required there, and no other crash signature is taken.
 """
 import argparse
 import json
+import re
 import sys
 
 
-def load_expect(path, flavour=None, fix=None):
-    fails, may, order = {}, {}, []
+def load_expect(path, flavour=None, fix=None, pin=None):
+    fails, may, warns, order = {}, {}, {}, []
     with open(path, encoding='utf-8') as f:
         for no, line in enumerate(f, 1):
             line = line.split('#', 1)[0].strip()
             if not line:
                 continue
             parts = line.split()
-            if len(parts) < 3 or parts[1] not in ('fails', 'may'):
+            if len(parts) < 3 or parts[1] not in ('fails', 'may', 'warns'):
                 raise SystemExit(f'{path}:{no}: expected "PATCH fails '
-                                 f'SUITE:TEST [FLAVOUR...]" or "PATCH may '
-                                 f'SUITE [FLAVOUR...]"')
+                                 f'SUITE:TEST [FLAVOUR...]", "PATCH may '
+                                 f'SUITE [FLAVOUR...]" or "PATCH warns '
+                                 f'TEXT [FLAVOUR...]"')
             patch, kind, what = parts[:3]
-            flavours = parts[3:]
+            pins = [t for t in parts[3:] if re.fullmatch(r'\d+\.\d+', t)]
+            flavours = [t for t in parts[3:] if t not in pins]
             if kind == 'fails' and ':' not in what:
                 raise SystemExit(f'{path}:{no}: {what} is not SUITE:TEST')
             if flavour and flavours and flavour not in flavours:
+                continue
+            if pin and pins and pin not in pins:
                 continue
             if fix and not patch.startswith(fix):
                 continue
@@ -50,9 +60,11 @@ def load_expect(path, flavour=None, fix=None):
                 order.append(patch)
             if kind == 'fails':
                 fails.setdefault(patch, []).append(tuple(what.split(':', 1)))
+            elif kind == 'warns':
+                warns.setdefault(patch, set()).add(what)
             else:
                 may.setdefault(patch, set()).add(what)
-    return order, fails, may
+    return order, fails, may, warns
 
 
 def results(verdict):
@@ -74,7 +86,7 @@ def results(verdict):
 
 def judge(expect, full, without):
     """Returns (rows, problems).  without: {patch: verdict}."""
-    order, fails, may = expect
+    order, fails, may, warns = expect
     problems = []
     rows = []
     full_res = results(full)
@@ -88,11 +100,22 @@ def judge(expect, full, without):
             problems.append(f'{patch}: no boot without it')
             continue
         res = results(without[patch])
+        seen = set()
         for p in without[patch].get('problems', []):
             # A suite that may fail may also stop short of its plan.
             if any(f'suite {s} planned' in p for s in may.get(patch, ())):
                 continue
+            hit = [w for w in warns.get(patch, ())
+                   if 'crash signature: WARNING:' in p and w in p]
+            if hit:
+                seen.update(hit)
+                continue
             problems.append(f'without {patch}: {p}')
+        for w in sorted(warns.get(patch, set()) - seen):
+            rows.append((patch, f'WARNING {w}', 'missing', '-', False))
+            problems.append(f'without {patch}: no WARNING naming {w}')
+        for w in sorted(seen):
+            rows.append((patch, f'WARNING {w}', 'warned', '-', True))
         named = set(fails.get(patch, []))
         for suite, test in fails.get(patch, []):
             w = res.get((suite, test), 'missing')
@@ -118,16 +141,19 @@ def main(argv):
     p = argparse.ArgumentParser(
         usage=__doc__.strip().split('\n\n')[1].split(': ', 1)[1])
     p.add_argument('--flavour')
+    p.add_argument('--pin')
     p.add_argument('--fix')
     p.add_argument('--list', action='store_true')
+    p.add_argument('--warns', action='store_true')
     p.add_argument('expect', metavar='EXPECT')
     p.add_argument('verdicts', nargs='*', metavar='VERDICT')
     opts = p.parse_args(argv[1:])
     if not opts.list and not opts.verdicts:
         p.error('FULL.json is missing')
-    expect = load_expect(opts.expect, opts.flavour, opts.fix)
+    expect = load_expect(opts.expect, opts.flavour, opts.fix, opts.pin)
     if opts.list:
-        print('\n'.join(expect[0]))
+        print('\n'.join(f for f in expect[0]
+                        if not opts.warns or f in expect[3]))
         return 0
     with open(opts.verdicts[0], encoding='utf-8') as f:
         full = json.load(f)

@@ -874,6 +874,43 @@ class ProveReportTest(unittest.TestCase):
         self.assertIn(('0007-fix-rt.patch', 'boost:t_c', 'fail', 'pass',
                        True), rows)
 
+    def test_pin_rows_and_expected_warning(self):
+        sys.path.insert(0, os.path.join(ROOT, 'tools'))
+        import importlib
+        mod = importlib.import_module('prove-report')
+        with tempfile.NamedTemporaryFile('w', suffix='.txt',
+                                         delete=False) as f:
+            f.write(self.EXPECT + '0016-fix-dl.patch fails boost:t_c 7.3\n'
+                    '0016-fix-dl.patch warns add_running_bw 7.3\n')
+        self.addCleanup(os.unlink, f.name)
+        self.assertEqual(mod.load_expect(f.name, 'debug', None, '6.12')[0],
+                         ['0001-fix-a.patch', '0003-fix-b.patch'])
+        expect = mod.load_expect(f.name, 'debug', '0016', '7.3')
+        self.assertEqual(expect[0], ['0016-fix-dl.patch'])
+        p = subprocess.run([os.path.join(ROOT, 'tools', 'prove-report.py'),
+                            '--list', '--warns', '--pin', '7.3', f.name],
+                           capture_output=True, text=True)
+        self.assertEqual(p.stdout.split(), ['0016-fix-dl.patch'])
+        full = self.verdict({'t_a': 'pass', 't_b': 'pass', 't_c': 'pass'})
+        without = self.verdict({'t_a': 'pass', 't_b': 'pass', 't_c': 'fail'})
+        warn = ('log:40: kernel crash signature: WARNING: '
+                'kernel/sched/deadline.c:221 at add_running_bw+0x4c/0x60')
+        # The WARNING it names is required, and taken.
+        _, problems = mod.judge(expect, full, {'0016-fix-dl.patch': without})
+        self.assertEqual(problems, ['without 0016-fix-dl.patch: no WARNING '
+                                    'naming add_running_bw'])
+        without['problems'] = [warn]
+        rows, problems = mod.judge(expect, full,
+                                   {'0016-fix-dl.patch': without})
+        self.assertEqual(problems, [])
+        self.assertIn(('0016-fix-dl.patch', 'WARNING add_running_bw',
+                       'warned', '-', True), rows)
+        # Any other crash signature is not.
+        other = 'log:41: kernel crash signature: BUG: add_running_bw'
+        without['problems'] = [warn, other]
+        _, problems = mod.judge(expect, full, {'0016-fix-dl.patch': without})
+        self.assertEqual(problems, [f'without 0016-fix-dl.patch: {other}'])
+
     def test_each_fix_proven(self):
         full = self.verdict({'t_a': 'pass', 't_b': 'pass'})
         without = {
