@@ -50,7 +50,7 @@ endif
 
 .PHONY: help deps fetch kernel patch config initramfs guest-bins selftests run check \
 	lint export export-check apply-check apply-fixes bisect-check bench bench-guest stress matrix \
-	check-full campaign lava-jobs lava-cell lava-validate lava-check lava-agree \
+	check-full campaign soak lava-jobs lava-cell lava-validate lava-check lava-agree \
 	check-host check-negative shell clean distclean repin prove-fixes
 
 help:
@@ -80,6 +80,7 @@ help:
 	@echo "  make bisect-check build the kernel after each patch in turn"
 	@echo "  make stress     rt-random 2000x50, futex-stress 60 s, bad-input 200000 calls"
 	@echo "  make campaign   rt-random alone: SCENARIOS=N from SEED=S, DL_PCT=P"
+	@echo "  make soak       the fixes' timeout selftest cases SOAK_RUNS=$(SOAK_RUNS) times beside busy loops"
 	@echo "  make bench      PI fast path / hand-off / inversion on the host and on every"
 	@echo "                  pin (BENCH_PINS), cyclictest latency under pi_stress in the"
 	@echo "                  guests; FLAVOUR=rt: rt beside debug; table and plots in build/bench/"
@@ -246,6 +247,19 @@ campaign: initramfs
 		>$(BUILD)/runlist-$(CAMPAIGN)
 	@$(call image,$(CAMPAIGN),$(BUILD)/runlist-$(CAMPAIGN))
 	@$(call boot,$(CAMPAIGN),$(CAMPAIGN),$(SMP),--timeout $$(($(SCENARIOS) * 4 + 900)))
+
+# Not part of check: the fixes' selftest cases whose waiter leaves by
+# timeout, SOAK_RUNS times each beside a busy loop per vCPU
+# (rootfs/tests/timeout-soak.sh); the log is
+# build/logs/soak-KERNEL-FLAVOUR-smpSMP.log.
+SOAK_RUNS ?= 20
+SOAK      := soak-$(KERNEL)-$(FLAVOUR)-smp$(SMP)
+soak: initramfs
+	@mkdir -p $(BUILD)
+	@echo "timeout-soak $$(($(SOAK_RUNS) * 120 + 300)) /usr/share/pi-futex/tests/timeout-soak.sh $(SOAK_RUNS)" \
+		>$(BUILD)/runlist-$(SOAK)
+	@$(call image,$(SOAK),$(BUILD)/runlist-$(SOAK))
+	@$(call boot,$(SOAK),$(SOAK),$(SMP),--timeout $$(($(SOAK_RUNS) * 120 + 600)))
 
 # Not part of check: absolute numbers under TCG mean little, the ratios
 # are the result.  The host and every pin of BENCH_PINS, one table and one
