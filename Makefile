@@ -49,7 +49,8 @@ $(error unknown FLAVOUR=$(FLAVOUR); known: base debug kasan rt)
 endif
 
 .PHONY: help deps fetch kernel patch config initramfs guest-bins selftests run check \
-	lint export export-check apply-check apply-fixes bisect-check bench bench-guest stress matrix \
+	lint export export-check apply-check apply-fixes bisect-check bench bench-guest \
+	bench-guest-without stress matrix \
 	check-full campaign soak lava-jobs lava-cell lava-validate lava-check lava-agree \
 	check-host check-negative shell clean distclean repin prove-fixes
 
@@ -271,20 +272,33 @@ BENCH_SCALE ?= 1
 BENCH_PINS ?= $(MAINLINE) $(filter-out $(MAINLINE),$(PINS))
 BENCH_FLAVOURS := $(if $(filter rt,$(FLAVOUR)),debug rt,$(FLAVOUR))
 BENCH     := $(BUILD)/bench
+# BENCH_WITHOUT=0005: each kernel also without that fix, a column of its
+# own ("7.3 base -0005"); the report gives the ratios of the contended
+# hand-off (tools/bench-without.sh).
+BENCH_WITHOUT ?=
 bench:
 	@$(ROOT)/tools/deps.sh
 	@$(STAGE) bench-host $(ROOT)/tools/run-bench.sh host $(BENCH)/bin $(BENCH_SCALE)
 	@$(foreach k,$(BENCH_PINS),$(foreach f,$(BENCH_FLAVOURS),\
-		$(MAKE) --no-print-directory bench-guest KERNEL=$(k) FLAVOUR=$(f) &&)) true
+		$(MAKE) --no-print-directory bench-guest KERNEL=$(k) FLAVOUR=$(f) &&\
+		$(if $(BENCH_WITHOUT),$(MAKE) --no-print-directory bench-guest-without \
+			KERNEL=$(k) FLAVOUR=$(f) &&))) true
 	@$(firstword $(wildcard /usr/bin/python3) python3) \
 		$(ROOT)/tools/bench-report.py $(BENCH) $(BENCH)/host.txt \
 		$(foreach k,$(BENCH_PINS),$(foreach f,$(BENCH_FLAVOURS),\
-			"$(k) $(f)=$(BENCH)/guest-$(k)-$(f).log"))
+			"$(k) $(f)=$(BENCH)/guest-$(k)-$(f).log" \
+			$(if $(BENCH_WITHOUT),"$(k) $(f) -$(BENCH_WITHOUT)=$(BENCH)/guest-$(k)-$(f)-without-$(BENCH_WITHOUT).log")))
 
 bench-guest: kernel
 	@$(STAGE) bench-$(KERNEL)-$(FLAVOUR) $(ROOT)/tools/run-bench.sh guest \
 		$(SRC) $(OBJ) $(BENCH)/bin $(BENCH_SCALE) \
 		$(BENCH)/guest-$(KERNEL)-$(FLAVOUR).log $(QEMU_OPTS)
+
+bench-guest-without: kernel export-check
+	@$(STAGE) bench-$(KERNEL)-$(FLAVOUR)-without-$(BENCH_WITHOUT) \
+		$(ROOT)/tools/bench-without.sh $(BENCH_WITHOUT) \
+		$(SRC) $(OBJ) $(BENCH)/bin $(BENCH_SCALE) \
+		$(BENCH)/guest-$(KERNEL)-$(FLAVOUR)-without-$(BENCH_WITHOUT).log $(QEMU_OPTS)
 
 # What CI runs.  The mainline pin gets the whole matrix and every check
 # of the series, and its PREEMPT_RT flavour boots at RT_SMP vCPUs; every

@@ -177,6 +177,26 @@ def latency_lines(sides):
     return out
 
 
+def without_lines(sides):
+    """A side named "NAME -NNNN" is the kernel of side NAME without fix
+    NNNN: the contended hand-off throughput of both, and its ratio."""
+    out = []
+    for name, (res, _) in sides.items():
+        m = re.fullmatch(r'(.*) -(\d{4})', name)
+        if not m or m.group(1) not in sides:
+            continue
+        base = sides[m.group(1)][0]
+        for kind in ('pi-futex/2t', 'pi-futex/4t', 'glibc-inherit/2t',
+                     'glibc-inherit/4t'):
+            w = get(base, 'handoff', kind, 'ops_per_s')
+            wo = get(res, 'handoff', kind, 'ops_per_s')
+            if not w or not wo:
+                continue
+            out.append(f'{m.group(1)}: hand-off {kind} {w:.0f} ops/s with '
+                       f'{m.group(2)}, {wo:.0f} without: {w / wo:.3f}')
+    return out
+
+
 def main(argv):
     args = [a for a in argv[1:] if a != '--no-plot']
     if len(args) < 3 or not all('=' in a for a in args[2:]):
@@ -243,6 +263,8 @@ def main(argv):
             print(f'{name}: uncontended PI futex costs {fp:.2f}x a plain '
                   'futex mutex (both stay in user space)')
     for line in latency_lines(sides):
+        print(line)
+    for line in without_lines(sides):
         print(line)
     drawn = plot(outdir, sides) if '--no-plot' not in argv and ok else []
     print(f'bench-report: wrote {outdir}/results.json, results.csv'

@@ -197,3 +197,64 @@ pc_files() {
 	(cd "$1/.pc" && find . -mindepth 2 -type f ! -name .timestamp \
 		-printf '%P\n' | cut -d/ -f2- | sort -u)
 }
+
+# The series without one fix, in the patched tree (make prove-fixes, make
+# bench BENCH_WITHOUT=): the fix's commit in the work tree of `make
+# export-check` ($1 of revert_fix) is reverted by git, three-way, so that
+# later patches touching the same lines stay, and the files the revert
+# changes are copied into the tree.  restore_fix puts the series' versions
+# back (touched, so that kbuild rebuilds them).  Callers set a trap on
+# restore_fix.
+REVERTED=()
+REVERT_WORK=
+REVERT_SRC=
+
+# revert_fix WORK SRC PATCH: SRC without PATCH; sets REVERTED.
+revert_fix() {
+	local work=$1 src=$2 fix=$3 i n sha scratch f
+	n=$(series_patches | wc -l)
+	i=$(series_index "$fix")
+	[ -n "$i" ] || die "$fix is not in $SERIES_FILE"
+	sha=$(git -C "$work" rev-parse "HEAD~$((n - i))")
+	scratch=$PIFUTEX_ROOT/build/revert-$PIN_LINE
+	rm -rf "$scratch"
+	git clone -q --shared --sparse "$work" "$scratch" 2>/dev/null ||
+		die "git clone of $work failed"
+	# shellcheck disable=SC2046 # the directories the fix touches
+	git -C "$scratch" sparse-checkout add $(patch_files "$PIFUTEX_ROOT/patches/$fix" |
+		xargs -r -n1 dirname | sort -u) ||
+		die "git sparse-checkout in $scratch failed"
+	git -C "$scratch" -c user.name=revert -c user.email=revert@localhost \
+		revert --no-edit "$sha" >/dev/null ||
+		die "git revert of $fix does not apply on the series"
+	mapfile -t REVERTED < <(git -C "$scratch" diff --name-only HEAD~1 HEAD)
+	for f in "${REVERTED[@]}"; do
+		cmp -s "$work/$f" "$src/$f" ||
+			die "$src/$f is not the series' version (make patch)"
+	done
+	REVERT_WORK=$work REVERT_SRC=$src
+	for f in "${REVERTED[@]}"; do
+		cp "$scratch/$f" "$src/$f"
+	done
+	rm -rf "$scratch"
+}
+
+# restore_fix: undo revert_fix.
+restore_fix() {
+	local f
+	for f in "${REVERTED[@]}"; do
+		git -C "$REVERT_WORK" show "HEAD:$f" >"$REVERT_SRC/$f" &&
+			touch "$REVERT_SRC/$f"
+	done
+	REVERTED=()
+}
+
+# check_export_work WORK: WORK holds the current series (its HEAD is the
+# last patch's commit).
+check_export_work() {
+	local last
+	[ -d "$1/.git" ] || die "$1 missing (make export-check)"
+	last=$(series_patches | tail -n 1)
+	[ "$(git -C "$1" log -1 --format=%s)" = "$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$PIFUTEX_ROOT/patches/$last")" ] ||
+		die "$1 does not hold the current series (make export-check)"
+}

@@ -55,6 +55,19 @@ class BenchReportTest(unittest.TestCase):
         self.assertEqual(row.split()[-3:], ['1.10', '1.20', '1.30'])
         self.assertIn('6.12: inversion with PI max 1.03 x CS', p.stdout)
 
+    def test_kernel_without_a_fix_gives_handoff_ratios(self):
+        def handoff(pi2, pi4):
+            return (TSC + side(1.02, 30.0, 1.2) +
+                    f'BENCH handoff pi-futex/2t ops_per_s {pi2}\n'
+                    f'BENCH handoff pi-futex/4t ops_per_s {pi4}\n')
+        p = self.report(('7.3 base', handoff(900, 800)),
+                        ('7.3 base -0005', handoff(1000, 1000)))
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn('7.3 base: hand-off pi-futex/2t 900 ops/s with 0005, '
+                      '1000 without: 0.900', p.stdout)
+        self.assertIn('7.3 base: hand-off pi-futex/4t 800 ops/s with 0005, '
+                      '1000 without: 0.800', p.stdout)
+
     def test_kernel_without_results_fails(self):
         p = self.report(('7.3', TSC + side(1.02, 30.0, 1.2)),
                         ('6.12', TSC + 'guest did not boot\n'))
