@@ -202,7 +202,9 @@ pc_files() {
 # bench BENCH_WITHOUT=): the fix's commit in the work tree of `make
 # export-check` ($1 of revert_fix) is reverted by git, three-way, so that
 # later patches touching the same lines stay, and the files the revert
-# changes are copied into the tree.  restore_fix puts the series' versions
+# changes are copied into the tree.  Where that revert conflicts,
+# tests/prove-without/NNNN.patch, applied to the whole series, is the
+# series without fix NNNN.  restore_fix puts the series' versions
 # back (touched, so that kbuild rebuilds them).  Callers set a trap on
 # restore_fix.
 REVERTED=()
@@ -211,7 +213,7 @@ REVERT_SRC=
 
 # revert_fix WORK SRC PATCH: SRC without PATCH; sets REVERTED.
 revert_fix() {
-	local work=$1 src=$2 fix=$3 i n sha scratch f
+	local work=$1 src=$2 fix=$3 i n sha scratch f manual
 	n=$(series_patches | wc -l)
 	i=$(series_index "$fix")
 	[ -n "$i" ] || die "$fix is not in $SERIES_FILE"
@@ -224,9 +226,21 @@ revert_fix() {
 	git -C "$scratch" sparse-checkout add $(patch_files "$PIFUTEX_ROOT/patches/$fix" |
 		xargs -r -n1 dirname | sort -u) ||
 		die "git sparse-checkout in $scratch failed"
-	git -C "$scratch" -c user.name=revert -c user.email=revert@localhost \
-		revert --no-edit "$sha" >/dev/null ||
-		die "git revert of $fix does not apply on the series"
+	manual=$PIFUTEX_ROOT/tests/prove-without/${fix%%-*}.patch
+	if [ -f "$manual" ]; then
+		# A fix whose revert conflicts with a later patch: the series
+		# without it, written by hand against the whole series.
+		git -C "$scratch" apply "$manual" ||
+			die "$manual does not apply on the series"
+		git -C "$scratch" -c user.name=revert -c user.email=revert@localhost \
+			commit -q -a -m "without $fix" ||
+			die "$manual changes nothing"
+	else
+		git -C "$scratch" -c user.name=revert -c user.email=revert@localhost \
+			revert --no-edit "$sha" >/dev/null ||
+			die "git revert of $fix does not apply on the series" \
+				"(write tests/prove-without/${fix%%-*}.patch)"
+	fi
 	mapfile -t REVERTED < <(git -C "$scratch" diff --name-only HEAD~1 HEAD)
 	for f in "${REVERTED[@]}"; do
 		cmp -s "$work/$f" "$src/$f" ||
