@@ -259,7 +259,7 @@ soak: initramfs
 	@mkdir -p $(BUILD)
 	@echo "timeout-soak $$(($(SOAK_RUNS) * 120 + 300)) /usr/share/pi-futex/tests/timeout-soak.sh $(SOAK_RUNS)" \
 		>$(BUILD)/runlist-$(SOAK)
-	@$(call image,$(SOAK),$(BUILD)/runlist-$(SOAK))
+	@$(call image,$(SOAK),$(BUILD)/runlist-$(SOAK),--selftests $(SELFTESTS))
 	@$(call boot,$(SOAK),$(SOAK),$(SMP),--timeout $$(($(SOAK_RUNS) * 120 + 600)))
 
 # Not part of check: absolute numbers under TCG mean little, the ratios
