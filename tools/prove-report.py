@@ -25,6 +25,9 @@ both, every other test passed on every kernel (a suite EXPECT marks
 a crash signature or a missing result.  A "PATCH warns TEXT" row says
 the kernel without PATCH WARNs with TEXT on the WARNING line: that
 WARNING is then required there, and no other crash signature is taken.
+"PATCH may-warn TEXT" takes such a WARNING without requiring it (a
+randomized suite may or may not reach it).  Both kinds of row make
+prove-fixes boot that kernel without panic_on_warn (--list --warns).
 """
 import argparse
 import json
@@ -33,18 +36,19 @@ import sys
 
 
 def load_expect(path, flavour=None, fix=None, pin=None):
-    fails, may, warns, order = {}, {}, {}, []
+    fails, may, warns, maywarn, order = {}, {}, {}, {}, []
     with open(path, encoding='utf-8') as f:
         for no, line in enumerate(f, 1):
             line = line.split('#', 1)[0].strip()
             if not line:
                 continue
             parts = line.split()
-            if len(parts) < 3 or parts[1] not in ('fails', 'may', 'warns'):
+            if len(parts) < 3 or parts[1] not in ('fails', 'may', 'warns',
+                                                  'may-warn'):
                 raise SystemExit(f'{path}:{no}: expected "PATCH fails '
                                  f'SUITE:TEST [FLAVOUR...]", "PATCH may '
-                                 f'SUITE [FLAVOUR...]" or "PATCH warns '
-                                 f'TEXT [FLAVOUR...]"')
+                                 f'SUITE [FLAVOUR...]" or "PATCH warns|'
+                                 f'may-warn TEXT [FLAVOUR...]"')
             patch, kind, what = parts[:3]
             pins = [t for t in parts[3:] if re.fullmatch(r'\d+\.\d+', t)]
             flavours = [t for t in parts[3:] if t not in pins]
@@ -62,9 +66,11 @@ def load_expect(path, flavour=None, fix=None, pin=None):
                 fails.setdefault(patch, []).append(tuple(what.split(':', 1)))
             elif kind == 'warns':
                 warns.setdefault(patch, set()).add(what)
+            elif kind == 'may-warn':
+                maywarn.setdefault(patch, set()).add(what)
             else:
                 may.setdefault(patch, set()).add(what)
-    return order, fails, may, warns
+    return order, fails, may, warns, maywarn
 
 
 def results(verdict):
@@ -86,7 +92,7 @@ def results(verdict):
 
 def judge(expect, full, without):
     """Returns (rows, problems).  without: {patch: verdict}."""
-    order, fails, may, warns = expect
+    order, fails, may, warns, maywarn = expect
     problems = []
     rows = []
     full_res = results(full)
@@ -109,6 +115,9 @@ def judge(expect, full, without):
                    if 'crash signature: WARNING:' in p and w in p]
             if hit:
                 seen.update(hit)
+                continue
+            if any('crash signature: WARNING:' in p and w in p
+                   for w in maywarn.get(patch, ())):
                 continue
             problems.append(f'without {patch}: {p}')
         for w in sorted(warns.get(patch, set()) - seen):
@@ -152,8 +161,8 @@ def main(argv):
         p.error('FULL.json is missing')
     expect = load_expect(opts.expect, opts.flavour, opts.fix, opts.pin)
     if opts.list:
-        print('\n'.join(f for f in expect[0]
-                        if not opts.warns or f in expect[3]))
+        print('\n'.join(f for f in expect[0] if not opts.warns
+                        or f in expect[3] or f in expect[4]))
         return 0
     with open(opts.verdicts[0], encoding='utf-8') as f:
         full = json.load(f)

@@ -911,6 +911,31 @@ class ProveReportTest(unittest.TestCase):
         _, problems = mod.judge(expect, full, {'0016-fix-dl.patch': without})
         self.assertEqual(problems, [f'without 0016-fix-dl.patch: {other}'])
 
+    def test_may_warn_takes_a_warning_without_requiring_it(self):
+        sys.path.insert(0, os.path.join(ROOT, 'tools'))
+        import importlib
+        mod = importlib.import_module('prove-report')
+        with tempfile.NamedTemporaryFile('w', suffix='.txt',
+                                         delete=False) as f:
+            f.write('0007-fix-rt.patch fails boost:t_c rt\n'
+                    '0007-fix-rt.patch may-warn rt_mutex_lock_nested rt\n')
+        self.addCleanup(os.unlink, f.name)
+        expect = mod.load_expect(f.name, 'rt')
+        p = subprocess.run([os.path.join(ROOT, 'tools', 'prove-report.py'),
+                            '--list', '--warns', '--flavour', 'rt', f.name],
+                           capture_output=True, text=True)
+        self.assertEqual(p.stdout.split(), ['0007-fix-rt.patch'])
+        full = self.verdict({'t_c': 'pass'})
+        without = self.verdict({'t_c': 'fail'})
+        _, problems = mod.judge(expect, full, {'0007-fix-rt.patch': without})
+        self.assertEqual(problems, [])
+        warn = ('log:9: kernel crash signature: WARNING: kernel/locking/'
+                'rtmutex_api.c:77 at rt_mutex_lock_nested+0x81/0x88')
+        other = 'log:9: kernel crash signature: WARNING: at foo+0x1/0x2'
+        without['problems'] = [warn, other]
+        _, problems = mod.judge(expect, full, {'0007-fix-rt.patch': without})
+        self.assertEqual(problems, [f'without 0007-fix-rt.patch: {other}'])
+
     def test_each_fix_proven(self):
         full = self.verdict({'t_a': 'pass', 't_b': 'pass'})
         without = {
