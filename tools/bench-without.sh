@@ -19,7 +19,7 @@ load_pin
 fix=$(series_patches | grep -E "^${prefix}-" || true)
 [ "$(printf '%s\n' "$fix" | grep -c .)" -eq 1 ] ||
 	die "BENCH_WITHOUT=$prefix names no single patch of $SERIES_FILE"
-work=$PIFUTEX_ROOT/build/export-work-$PIN_LINE
+work=$(export_work)
 check_export_work "$work"
 trap 'restore_fix' EXIT
 revert_fix "$work" "$src" "$fix"

@@ -109,7 +109,7 @@ export|export-check)
 		dco=$project_id
 	fi
 	import_base
-	work=$build/export-work-$PIN_LINE
+	work=$(export_work)
 	fresh_clone "$work"
 	n=0
 	for p in $(series_patches); do

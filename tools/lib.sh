@@ -214,10 +214,8 @@ REVERT_SRC=
 # revert_fix WORK SRC PATCH: SRC without PATCH; sets REVERTED.
 revert_fix() {
 	local work=$1 src=$2 fix=$3 i n sha scratch f manual
-	n=$(series_patches | wc -l)
 	i=$(series_index "$fix")
 	[ -n "$i" ] || die "$fix is not in $SERIES_FILE"
-	sha=$(git -C "$work" rev-parse "HEAD~$((n - i))")
 	scratch=$PIFUTEX_ROOT/build/revert-$PIN_LINE
 	rm -rf "$scratch"
 	git clone -q --shared --sparse "$work" "$scratch" 2>/dev/null ||
@@ -236,6 +234,9 @@ revert_fix() {
 			commit -q -a -m "without $fix" ||
 			die "$manual changes nothing"
 	else
+		# The series' i-th patch is HEAD~(n-i) of the work tree.
+		n=$(series_patches | wc -l)
+		sha=$(git -C "$work" rev-parse "HEAD~$((n - i))")
 		git -C "$scratch" -c user.name=revert -c user.email=revert@localhost \
 			revert --no-edit "$sha" >/dev/null ||
 			die "git revert of $fix does not apply on the series" \
@@ -261,6 +262,12 @@ restore_fix() {
 			touch "$REVERT_SRC/$f"
 	done
 	REVERTED=()
+}
+
+# export_work: the git work tree in which `make export` or `export-check`
+# applied the pin's series, a commit per patch.
+export_work() {
+	printf '%s\n' "$PIFUTEX_ROOT/build/export-work-$PIN_LINE"
 }
 
 # check_export_work WORK: WORK holds the current series (its HEAD is the

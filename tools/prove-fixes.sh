@@ -28,7 +28,7 @@ only=${5?}
 shift 5
 load_pin
 expect=$PIFUTEX_ROOT/tests/prove-fixes
-work=$PIFUTEX_ROOT/build/export-work-$PIN_LINE
+work=$(export_work)
 mkdir -p "$logs"
 
 select=(--flavour "$flavour" --pin "$PIN_LINE")
