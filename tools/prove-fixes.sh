@@ -41,6 +41,10 @@ fixes_group=$(series_mails | awk '$1 == "fixes" { print $2 }')
 # The fixes whose kernel without them WARNs ("warns" rows): booted without
 # panic_on_warn, so that the suites after the WARN still run.
 warns=$(python3 "$PIFUTEX_ROOT/tools/prove-report.py" --list --warns "${select[@]}" "$expect")
+# "PATCH GLOB TEXT": the kernel without PATCH crashes in the KUnit tests
+# GLOB.  It is booted once with only those, and once with no KUnit test
+# for its other rows.
+crashes=$(python3 "$PIFUTEX_ROOT/tools/prove-report.py" --list --crashes "${select[@]}" "$expect")
 
 check_export_work "$work"
 trap 'restore_fix' EXIT
@@ -64,11 +68,19 @@ for fix in "${fixes[@]}"; do
 	note "without $fix: ${REVERTED[*]}"
 	"$PIFUTEX_ROOT/tools/build-kernel.sh" "$src" "$obj" >"$logs/$name.build" 2>&1 ||
 		{ tail -n 20 "$logs/$name.build" >&2; die "the kernel without $fix does not build"; }
+	opts=()
+	i=0
+	while read -r -u 3 f glob _; do
+		[ "$f" = "$fix" ] || continue
+		i=$((i + 1))
+		boot "$name-crash$i" --append "kunit.filter_glob=$glob"
+		reports+=("$fix@$glob=$logs/$name-crash$i.json")
+		opts=(--append kunit.enable=0)
+	done 3<<<"$crashes"
 	if printf '%s\n' "$warns" | grep -qxF "$fix"; then
-		boot "$name" --no-test-mode
-	else
-		boot "$name"
+		opts+=(--no-test-mode)
 	fi
+	boot "$name" "${opts[@]}"
 	restore_fix
 	reports+=("$fix=$logs/$name.json")
 done

@@ -3,8 +3,8 @@
 """Judge the boots of make prove-fixes.
 
 usage: prove-report.py [--flavour F] [--pin LINE] [--fix PREFIX] EXPECT
-                       FULL.json PATCH=WITHOUT.json...
-       prove-report.py --list [--warns] [--flavour F] [--pin LINE]
+                       FULL.json PATCH=WITHOUT.json... [PATCH@GLOB=CRASH.json...]
+       prove-report.py --list [--warns|--crashes] [--flavour F] [--pin LINE]
                        [--fix PREFIX] EXPECT
 
 EXPECT is tests/prove-fixes.  A row that ends in flavour names holds only
@@ -12,7 +12,8 @@ on kernels of those flavours, one that names pin lines (7.3, 6.12) only
 on those pins; --flavour and --pin keep the rows that hold on F and LINE.
 --fix keeps the fixes whose file name starts with PREFIX.  --list prints
 the fixes left, one per line, in EXPECT's order (with --warns: only those
-with a "warns" row).
+with a "warns" or "may-warn" row; with --crashes: "PATCH GLOB TEXT" for
+each "crashes" row).
 
 FULL.json is the verdict of the kernel with the whole series, each
 WITHOUT.json the verdict of a kernel with only PATCH missing
@@ -28,6 +29,13 @@ WARNING is then required there, and no other crash signature is taken.
 "PATCH may-warn TEXT" takes such a WARNING without requiring it (a
 randomized suite may or may not reach it).  Both kinds of row make
 prove-fixes boot that kernel without panic_on_warn (--list --warns).
+
+"PATCH crashes GLOB TEXT" says that the kernel without PATCH crashes in
+the KUnit tests GLOB (a kunit.filter_glob value), with TEXT in its log
+after a crash signature (a function of the oops, say).  prove-fixes boots
+that kernel once with kunit.filter_glob=GLOB, whose verdict comes here as
+PATCH@GLOB=CRASH.json (its log beside it as CRASH.log), and once more
+with kunit.enable=0 for the rest of its rows.
 """
 import argparse
 import json
@@ -36,22 +44,25 @@ import sys
 
 
 def load_expect(path, flavour=None, fix=None, pin=None):
-    fails, may, warns, maywarn, order = {}, {}, {}, {}, []
+    fails, may, warns, maywarn, crashes, order = {}, {}, {}, {}, {}, []
     with open(path, encoding='utf-8') as f:
         for no, line in enumerate(f, 1):
             line = line.split('#', 1)[0].strip()
             if not line:
                 continue
             parts = line.split()
-            if len(parts) < 3 or parts[1] not in ('fails', 'may', 'warns',
-                                                  'may-warn'):
+            if len(parts) < 3 or parts[1] not in (
+                    'fails', 'may', 'warns', 'may-warn', 'crashes') or (
+                    parts[1] == 'crashes' and len(parts) < 4):
                 raise SystemExit(f'{path}:{no}: expected "PATCH fails '
                                  f'SUITE:TEST [FLAVOUR...]", "PATCH may '
-                                 f'SUITE [FLAVOUR...]" or "PATCH warns|'
-                                 f'may-warn TEXT [FLAVOUR...]"')
+                                 f'SUITE [FLAVOUR...]", "PATCH warns|'
+                                 f'may-warn TEXT [FLAVOUR...]" or "PATCH '
+                                 f'crashes GLOB TEXT [FLAVOUR...]"')
             patch, kind, what = parts[:3]
-            pins = [t for t in parts[3:] if re.fullmatch(r'\d+\.\d+', t)]
-            flavours = [t for t in parts[3:] if t not in pins]
+            rest = parts[4:] if kind == 'crashes' else parts[3:]
+            pins = [t for t in rest if re.fullmatch(r'\d+\.\d+', t)]
+            flavours = [t for t in rest if t not in pins]
             if kind == 'fails' and ':' not in what:
                 raise SystemExit(f'{path}:{no}: {what} is not SUITE:TEST')
             if flavour and flavours and flavour not in flavours:
@@ -68,9 +79,11 @@ def load_expect(path, flavour=None, fix=None, pin=None):
                 warns.setdefault(patch, set()).add(what)
             elif kind == 'may-warn':
                 maywarn.setdefault(patch, set()).add(what)
+            elif kind == 'crashes':
+                crashes.setdefault(patch, []).append((what, parts[3]))
             else:
                 may.setdefault(patch, set()).add(what)
-    return order, fails, may, warns, maywarn
+    return order, fails, may, warns, maywarn, crashes
 
 
 def results(verdict):
@@ -90,9 +103,23 @@ def results(verdict):
     return out
 
 
-def judge(expect, full, without):
-    """Returns (rows, problems).  without: {patch: verdict}."""
-    order, fails, may, warns, maywarn = expect
+def crashed(verdict, log, text):
+    """Whether a crash signature is among the verdict's problems and
+    TEXT is in the log after the first one."""
+    sig = [p for p in verdict.get('problems', [])
+           if 'kernel crash signature' in p]
+    if not sig:
+        return False
+    m = re.match(r'log:(\d+):', sig[0])
+    start = int(m.group(1)) - 1 if m else 0
+    return any(text in line for line in log.splitlines()[start:])
+
+
+def judge(expect, full, without, crash=None):
+    """Returns (rows, problems).  without: {patch: verdict}; crash:
+    {(patch, glob): (verdict, log text)} of the "crashes" boots."""
+    order, fails, may, warns, maywarn, crashes = expect
+    crash = crash or {}
     problems = []
     rows = []
     full_res = results(full)
@@ -105,6 +132,15 @@ def judge(expect, full, without):
         if patch not in without:
             problems.append(f'{patch}: no boot without it')
             continue
+        for glob, text in crashes.get(patch, []):
+            got = crash.get((patch, glob))
+            ok = got is not None and crashed(got[0], got[1], text)
+            rows.append((patch, f'KUnit {glob}: crash in {text}',
+                         'missing' if got is None else
+                         'crashed' if ok else 'no crash', '-', ok))
+            if not ok:
+                problems.append(f'without {patch}: no crash in {text} with '
+                                f'kunit.filter_glob={glob}')
         res = results(without[patch])
         seen = set()
         for p in without[patch].get('problems', []):
@@ -154,24 +190,36 @@ def main(argv):
     p.add_argument('--fix')
     p.add_argument('--list', action='store_true')
     p.add_argument('--warns', action='store_true')
+    p.add_argument('--crashes', action='store_true')
     p.add_argument('expect', metavar='EXPECT')
     p.add_argument('verdicts', nargs='*', metavar='VERDICT')
     opts = p.parse_args(argv[1:])
     if not opts.list and not opts.verdicts:
         p.error('FULL.json is missing')
     expect = load_expect(opts.expect, opts.flavour, opts.fix, opts.pin)
+    if opts.list and opts.crashes:
+        print('\n'.join(f'{f} {g} {t}' for f in expect[0]
+                        for g, t in expect[5].get(f, [])))
+        return 0
     if opts.list:
         print('\n'.join(f for f in expect[0] if not opts.warns
                         or f in expect[3] or f in expect[4]))
         return 0
     with open(opts.verdicts[0], encoding='utf-8') as f:
         full = json.load(f)
-    without = {}
+    without, crash = {}, {}
     for arg in opts.verdicts[1:]:
         patch, _, path = arg.partition('=')
         with open(path, encoding='utf-8') as f:
-            without[patch] = json.load(f)
-    rows, problems = judge(expect, full, without)
+            verdict = json.load(f)
+        if '@' in patch:
+            patch, _, glob = patch.partition('@')
+            log = re.sub(r'\.json$', '', path) + '.log'
+            with open(log, encoding='utf-8', errors='replace') as f:
+                crash[(patch, glob)] = (verdict, f.read())
+        else:
+            without[patch] = verdict
+    rows, problems = judge(expect, full, without, crash)
     seen = set()
     width = max([len(r[1]) for r in rows] + [10])
     print(f'{"fix / test":<{width + 2}}  {"without":>8} {"with":>6}')

@@ -936,6 +936,45 @@ class ProveReportTest(unittest.TestCase):
         _, problems = mod.judge(expect, full, {'0007-fix-rt.patch': without})
         self.assertEqual(problems, [f'without 0007-fix-rt.patch: {other}'])
 
+    def test_crash_row_needs_the_crash_in_its_function(self):
+        sys.path.insert(0, os.path.join(ROOT, 'tools'))
+        import importlib
+        mod = importlib.import_module('prove-report')
+        with tempfile.NamedTemporaryFile('w', suffix='.txt',
+                                         delete=False) as f:
+            f.write('0007-fix-rt.patch fails boost:t_c rt\n'
+                    '0007-fix-rt.patch crashes rtmutex.ww_case '
+                    '__waiter_less rt\n')
+        self.addCleanup(os.unlink, f.name)
+        p = subprocess.run([os.path.join(ROOT, 'tools', 'prove-report.py'),
+                            '--list', '--crashes', '--flavour', 'rt',
+                            f.name], capture_output=True, text=True)
+        self.assertEqual(p.stdout.split(), ['0007-fix-rt.patch',
+                                            'rtmutex.ww_case',
+                                            '__waiter_less'])
+        expect = mod.load_expect(f.name, 'rt')
+        full = self.verdict({'t_c': 'pass'})
+        without = {'0007-fix-rt.patch': self.verdict({'t_c': 'fail'})}
+        oops = {'suites': [], 'problems': [
+            'log:2: kernel crash signature: Oops: general protection '
+            'fault, probably for non-canonical address 0x1111111111111111']}
+        log = ('KTAP version 1\nOops: general protection fault\n'
+               'RIP: 0010:__waiter_less+0x1c/0x40\n')
+        key = ('0007-fix-rt.patch', 'rtmutex.ww_case')
+        rows, problems = mod.judge(expect, full, without, {key: (oops, log)})
+        self.assertEqual(problems, [])
+        self.assertIn(('0007-fix-rt.patch',
+                       'KUnit rtmutex.ww_case: crash in __waiter_less',
+                       'crashed', '-', True), rows)
+        # No crash, a crash elsewhere, or no such boot: each is wrong.
+        for crash in ({key: ({'suites': [], 'problems': []}, log)},
+                      {key: (oops, log.replace('__waiter_less', 'foo'))},
+                      {}):
+            _, problems = mod.judge(expect, full, without, crash)
+            self.assertEqual(problems, [
+                'without 0007-fix-rt.patch: no crash in __waiter_less with '
+                'kunit.filter_glob=rtmutex.ww_case'])
+
     def test_each_fix_proven(self):
         full = self.verdict({'t_a': 'pass', 't_b': 'pass'})
         without = {
