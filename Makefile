@@ -242,7 +242,8 @@ inject: export-check initramfs
 	@$(STAGE) inject-$(FLAVOUR) $(ROOT)/tools/inject.sh $(SRC) $(OBJ) $(INJECT) \
 		$(FLAVOUR) "$(BUGS)" $(QEMU_OPTS) --initrd $(INITRAMFS) --smp $(SMP)
 	@python3 $(ROOT)/tools/inject-report.py --json $(INJECT)/results.json \
-		--markdown $(INJECT)/results.md $(ROOT)/tests/inject $(INJECT) $(BUGS)
+		--markdown $(INJECT)/results.md --svg $(INJECT)/results.svg \
+		$(ROOT)/tests/inject $(INJECT) $(BUGS)
 
 # make check's second negative control: one bug of the corpus, booted with
 # the suites that must catch it; the named test must fail.

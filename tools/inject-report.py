@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Judge the boots of make inject: which suites caught which bug.
 
-usage: inject-report.py [--json FILE] [--markdown FILE]
+usage: inject-report.py [--json FILE] [--markdown FILE] [--svg FILE]
                         [--expect SUITE:TEST] CORPUS OUTDIR [NAME...]
 
 CORPUS is tests/inject, OUTDIR the directory of tools/inject.sh, which
@@ -171,11 +171,39 @@ def markdown(rows):
     return '\n'.join(out) + '\n'
 
 
+def svg(rows):
+    """A bar chart: of the bugs booted, how many each side caught."""
+    booted = [r for r in rows if r['booted']]
+    bars = [('bugs booted', len(booted), '#888'),
+            ('our suites, deterministic',
+             sum(1 for r in booted if classify(r)[0] == 'ours'), '#2a6'),
+            ('our suites, randomized only',
+             sum(1 for r in booted if classify(r)[0] == 'chance'), '#ca3'),
+            ('in-tree futex selftests',
+             sum(1 for r in booted if classify(r)[1]), '#36c')]
+    most = max(1, bars[0][1])
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="560" '
+           f'height="{40 * len(bars) + 30}" font-family="sans-serif" '
+           'font-size="13">',
+           '<text x="10" y="18">Re-introduced PI bugs caught '
+           '(make inject)</text>']
+    for i, (label, n, colour) in enumerate(bars):
+        y = 30 + 40 * i
+        width = int(300 * n / most)
+        out.append(f'<text x="10" y="{y + 20}">{label}</text>')
+        out.append(f'<rect x="220" y="{y + 6}" width="{width}" height="20" '
+                   f'fill="{colour}"/>')
+        out.append(f'<text x="{226 + width}" y="{y + 21}">{n}</text>')
+    out.append('</svg>')
+    return '\n'.join(out) + '\n'
+
+
 def main(argv):
     p = argparse.ArgumentParser(
         usage=__doc__.strip().split('\n\n')[1].split(': ', 1)[1])
     p.add_argument('--json')
     p.add_argument('--markdown')
+    p.add_argument('--svg')
     p.add_argument('--expect', metavar='SUITE:TEST')
     p.add_argument('corpus')
     p.add_argument('outdir')
@@ -210,6 +238,9 @@ def main(argv):
     if opts.markdown:
         with open(opts.markdown, 'w', encoding='utf-8') as f:
             f.write(markdown(rows))
+    if opts.svg:
+        with open(opts.svg, 'w', encoding='utf-8') as f:
+            f.write(svg(rows))
     return 0
 
 

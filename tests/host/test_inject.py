@@ -163,6 +163,17 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn('our suites catch 1 of 2 deterministically', p.stdout)
         self.assertIn('in-tree futex selftests catch 0 of 2', p.stdout)
+        plot = os.path.join(self.dir, 'r.svg')
+        subprocess.run([os.path.join(ROOT, 'tools', 'inject-report.py'),
+                        '--svg', plot, self.corpus, self.out], check=True,
+                       capture_output=True)
+        with open(plot, encoding='utf-8') as f:
+            bars = re.findall(r'>([^<]+)</text>\n<rect[^>]*/>\n<text[^>]*>(\d+)<',
+                              f.read())
+        self.assertEqual(dict(bars), {'bugs booted': '2',
+                                      'our suites, deterministic': '1',
+                                      'our suites, randomized only': '0',
+                                      'in-tree futex selftests': '0'})
         # The negative control: the named test must have failed.
         tool = os.path.join(ROOT, 'tools', 'inject-report.py')
         ok = subprocess.run([tool, '--expect', 'futex-pi:eperm', self.corpus,
