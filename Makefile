@@ -237,10 +237,14 @@ prove-fixes: export-check initramfs
 # written against the mainline pin with the series applied.
 INJECT := $(BUILD)/inject
 BUGS ?=
+# Per boot: the whole suite takes about 3 min under TCG; a kernel that
+# hangs is stopped here and the suite it hung in is named.
+INJECT_TIMEOUT ?= 900
 inject: export-check initramfs
 	@[ "$(KERNEL)" = "$(MAINLINE)" ] || { echo "make inject: the corpus is for KERNEL=$(MAINLINE)" >&2; exit 2; }
 	@$(STAGE) inject-$(FLAVOUR) $(ROOT)/tools/inject.sh $(SRC) $(OBJ) $(INJECT) \
-		$(FLAVOUR) "$(BUGS)" $(QEMU_OPTS) --initrd $(INITRAMFS) --smp $(SMP)
+		$(FLAVOUR) "$(BUGS)" $(QEMU_OPTS) --initrd $(INITRAMFS) --smp $(SMP) \
+		--timeout $(INJECT_TIMEOUT)
 	@python3 $(ROOT)/tools/inject-report.py --json $(INJECT)/results.json \
 		--markdown $(INJECT)/results.md --svg $(INJECT)/results.svg \
 		$(ROOT)/tests/inject $(INJECT) $(BUGS)
