@@ -52,14 +52,16 @@ endif
 	lint export export-check apply-check apply-fixes bisect-check bench bench-guest \
 	bench-guest-without stress matrix \
 	check-full campaign soak lava-jobs lava-cell lava-validate lava-check lava-agree \
-	check-host check-negative shell clean distclean repin prove-fixes
+	check-host check-negative shell clean distclean repin prove-fixes inject \
+	check-inject
 
 help:
 	@echo "pi-futex targets:"
 	@echo "  make run        fetch, patch, build, boot, run the suites, print the verdict"
 	@echo "  make check      host tests, lint, the suite on $(MAINLINE) at SMP 1/2/4, on"
 	@echo "                  the other pins at SMP $(STABLE_SMP) and on $(MAINLINE) rt at SMP $(RT_SMP),"
-	@echo "                  a negative control, the LAVA jobs of those kernels validated,"
+	@echo "                  two negative controls (a canned failure, an injected bug:"
+	@echo "                  make check-inject), the LAVA jobs of those kernels validated,"
 	@echo "                  apply-check, bisect-check (what CI runs)"
 	@echo "  make check-full make check, prove-fixes on debug and rt, the rest of the rt"
 	@echo "                  matrix, the KASAN flavour at SMP 1/2/4, then lava-check"
@@ -80,6 +82,9 @@ help:
 	@echo "                  git am the fixes onto every other pin"
 	@echo "  make bisect-check build the kernel after each patch in turn"
 	@echo "  make stress     rt-random 2000x50, futex-stress 60 s, bad-input 200000 calls"
+	@echo "  make inject     re-introduce each upstream PI bug of tests/inject/ (the entries"
+	@echo "                  for FLAVOUR, or BUGS='name ...'), boot the suite, table of what"
+	@echo "                  caught it in build/inject/ ($(MAINLINE) only)"
 	@echo "  make campaign   rt-random alone: SCENARIOS=N from SEED=S, DL_PCT=P"
 	@echo "  make soak       the fixes' timeout selftest cases SOAK_RUNS=$(SOAK_RUNS) times beside busy loops"
 	@echo "  make bench      PI fast path / hand-off / inversion on the host and on every"
@@ -226,6 +231,41 @@ prove-fixes: export-check initramfs
 		$(SRC) $(OBJ) $(LOGS) $(FLAVOUR) "$(FIX)" \
 		$(QEMU_OPTS) --initrd $(INITRAMFS) --smp $(SMP)
 
+# Not part of check: a campaign, one build and boot per bug (README, "Bug
+# injection").  BUGS='name ...' picks entries of tests/inject/, whatever
+# their flavour; without it, the entries for FLAVOUR.  The corpus is
+# written against the mainline pin with the series applied.
+INJECT := $(BUILD)/inject
+BUGS ?=
+# Per boot: the whole suite takes about 3 min under TCG; a kernel that
+# hangs is stopped here and the suite it hung in is named.
+INJECT_TIMEOUT ?= 900
+inject: export-check initramfs
+	@[ "$(KERNEL)" = "$(MAINLINE)" ] || { echo "make inject: the corpus is for KERNEL=$(MAINLINE)" >&2; exit 2; }
+	@$(STAGE) inject-$(FLAVOUR) $(ROOT)/tools/inject.sh $(SRC) $(OBJ) $(INJECT) \
+		$(FLAVOUR) "$(BUGS)" $(QEMU_OPTS) --initrd $(INITRAMFS) --smp $(SMP) \
+		--timeout $(INJECT_TIMEOUT)
+	@python3 $(ROOT)/tools/inject-report.py --json $(INJECT)/results.json \
+		--markdown $(INJECT)/results.md --svg $(INJECT)/results.svg \
+		$(ROOT)/tests/inject $(INJECT) $(BUGS)
+
+# make check's second negative control: one bug of the corpus, booted with
+# the suites that must catch it; the named test must fail.
+INJECT_CONTROL      := unlock-by-non-owner
+INJECT_CONTROL_TEST := futex-pi:global.lock_pi_errors
+INJECT_CONTROL_DIR  := $(BUILD)/inject-control
+check-inject: $(IMAGE_DEPS)
+	@mkdir -p $(INJECT_CONTROL_DIR)
+	@grep -E '^(sanity|$(firstword $(subst :, ,$(INJECT_CONTROL_TEST)))) ' \
+		$(ROOT)/rootfs/runlist >$(INJECT_CONTROL_DIR)/runlist
+	@$(call image,inject-control-$(KERNEL)-$(FLAVOUR),$(INJECT_CONTROL_DIR)/runlist,\
+		--selftests $(SELFTESTS))
+	@$(STAGE) inject-control $(ROOT)/tools/inject.sh $(SRC) $(OBJ) \
+		$(INJECT_CONTROL_DIR) $(FLAVOUR) $(INJECT_CONTROL) $(QEMU_OPTS) --smp $(SMP) \
+		--initrd $(BUILD)/initramfs-inject-control-$(KERNEL)-$(FLAVOUR).cpio.gz
+	@python3 $(ROOT)/tools/inject-report.py --expect $(INJECT_CONTROL_TEST) \
+		$(ROOT)/tests/inject $(INJECT_CONTROL_DIR) $(INJECT_CONTROL)
+
 bisect-check: $(KERNEL_DEPS)
 	@$(STAGE) bisect $(ROOT)/tools/bisect-check.sh $(SRC) $(OBJ) $(FRAGS)
 
@@ -319,6 +359,7 @@ check:
 	@$(MAKE) --no-print-directory matrix KERNEL=$(MAINLINE) FLAVOUR=rt \
 		MATRIX_SMP="$(RT_SMP)"
 	@$(MAKE) --no-print-directory check-negative KERNEL=$(MAINLINE) BUILT=1
+	@$(MAKE) --no-print-directory check-inject KERNEL=$(MAINLINE) BUILT=1
 	@$(MAKE) --no-print-directory lava-jobs LAVA_KERNELS="$(CHECK_KERNELS)" BUILT=1
 	@$(MAKE) --no-print-directory lava-validate
 	@$(MAKE) --no-print-directory apply-check KERNEL=$(MAINLINE)

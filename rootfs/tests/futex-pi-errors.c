@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The refusals of the PI futex and requeue-PI code that upstream added
+ * as fixes, each checked by its errno (or by the futex word it must leave
+ * alone), so that undoing the fix fails a test.  The tests/inject/ entry
+ * each case is for is named above it.
+ *
+ * Needs no privilege; the first case needs kthreadd at TID 2 (the
+ * initial PID namespace) and is skipped otherwise.  A case that must not block bounds the failure with
+ * a FUTEX_LOCK_PI or FUTEX_WAIT_REQUEUE_PI timeout of 200 ms: the fixed
+ * kernel answers at once, and the timeout only ends the broken case.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#define LOAD(x)		__atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define STORE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+/* include/linux/panic.h */
+#define TAINT_WARN	0x200
+
+static long futex(uint32_t *uaddr, int op, uint32_t val,
+		  const struct timespec *ts, uint32_t *uaddr2, uint32_t val3)
+{
+	return syscall(SYS_futex, uaddr, op, val, ts, uaddr2, val3) < 0 ?
+	       errno : 0;
+}
+
+/* The raw return value (a count) or -errno. */
+static long futex_ret(uint32_t *uaddr, int op, uint32_t val, long val2,
+		      uint32_t *uaddr2, uint32_t val3)
+{
+	long r = syscall(SYS_futex, uaddr, op, val, (void *)val2, uaddr2, val3);
+
+	return r < 0 ? -errno : r;
+}
+
+/* An absolute CLOCK_REALTIME time @ms from now (FUTEX_LOCK_PI's clock). */
+static struct timespec realtime_in(int ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_nsec += (ms % 1000) * 1000000L;
+	ts.tv_sec += ms / 1000 + ts.tv_nsec / 1000000000L;
+	ts.tv_nsec %= 1000000000L;
+	return ts;
+}
+
+/* FUTEX_WAIT_REQUEUE_PI's clock without FUTEX_CLOCK_REALTIME. */
+static struct timespec monotonic_in(int ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_nsec += (ms % 1000) * 1000000L;
+	ts.tv_sec += ms / 1000 + ts.tv_nsec / 1000000000L;
+	ts.tv_nsec %= 1000000000L;
+	return ts;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static char task_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", getpid(), tid);
+	f = fopen(path, "r");
+	if (!f)
+		return '?';
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n > 0 ? n : 0] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : '?';
+}
+
+/* Wait up to 5 s for @tid (once known) to sleep. */
+static int wait_asleep(pid_t *tid)
+{
+	int i;
+
+	for (i = 0; i < 5000; i++) {
+		if (LOAD(*tid) && task_state(LOAD(*tid)) == 'S')
+			return 1;
+		sleep_ms(1);
+	}
+	return 0;
+}
+
+static long taint_flags(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/tainted", "r");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* attach-to-kernel-thread: a word naming a kernel thread is refused. */
+TEST(lock_pi_owner_is_kernel_thread)
+{
+	struct timespec ts = realtime_in(200);
+	char comm[32] = "";
+	uint32_t f = 2;
+	FILE *c;
+
+	c = fopen("/proc/2/comm", "r");
+	if (!c || !fgets(comm, sizeof(comm), c) || strcmp(comm, "kthreadd\n")) {
+		if (c)
+			fclose(c);
+		SKIP(return, "TID 2 is not kthreadd here");
+	}
+	fclose(c);
+	/* The word gets FUTEX_WAITERS on the way; only the errno counts. */
+	ASSERT_EQ(EPERM, futex(&f, FUTEX_LOCK_PI, 0, &ts, NULL, 0));
+}
+
+struct pair {
+	uint32_t lock;
+	pid_t owner_tid, waiter_tid;
+	int release, waiter_err;
+};
+
+static void *owner_fn(void *arg)
+{
+	struct pair *p = arg;
+
+	STORE(p->owner_tid, gettid());
+	futex(&p->lock, FUTEX_LOCK_PI, 0, NULL, NULL, 0);
+	while (!LOAD(p->release))
+		sleep_ms(1);
+	futex(&p->lock, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+	return NULL;
+}
+
+static void *waiter_fn(void *arg)
+{
+	struct pair *p = arg;
+
+	STORE(p->waiter_tid, gettid());
+	p->waiter_err = futex(&p->lock, FUTEX_LOCK_PI, 0, NULL, NULL, 0);
+	if (!p->waiter_err)
+		futex(&p->lock, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+	return NULL;
+}
+
+/*
+ * attach-to-wrong-owner-tid: with kernel state for the futex, a word
+ * whose TID is not the owner's is refused.
+ */
+TEST(lock_pi_word_names_other_owner)
+{
+	struct pair p = { 0 };
+	struct timespec ts;
+	pthread_t o, w;
+	uint32_t word;
+
+	ASSERT_EQ(0, pthread_create(&o, NULL, owner_fn, &p));
+	while (!(LOAD(p.lock) & FUTEX_TID_MASK))
+		sleep_ms(1);
+	ASSERT_EQ(0, pthread_create(&w, NULL, waiter_fn, &p));
+	ASSERT_TRUE(wait_asleep(&p.waiter_tid));
+	word = LOAD(p.lock);
+	ASSERT_EQ(p.owner_tid | FUTEX_WAITERS, word);
+
+	/* The word now names the waiter; the pi_state still names owner. */
+	STORE(p.lock, p.waiter_tid | FUTEX_WAITERS);
+	ts = realtime_in(200);
+	EXPECT_EQ(EINVAL, futex(&p.lock, FUTEX_LOCK_PI, 0, &ts, NULL, 0));
+
+	STORE(p.lock, word);
+	STORE(p.release, 1);
+	pthread_join(o, NULL);
+	pthread_join(w, NULL);
+	EXPECT_EQ(0, p.waiter_err);
+}
+
+/* lock-own-futex-not-refused: the word is left as it was. */
+TEST(lock_pi_own_futex_leaves_word)
+{
+	uint32_t f = 0;
+
+	ASSERT_EQ(0, futex(&f, FUTEX_LOCK_PI, 0, NULL, NULL, 0));
+	ASSERT_EQ(gettid(), f);
+	EXPECT_EQ(EDEADLK, futex(&f, FUTEX_LOCK_PI, 0, NULL, NULL, 0));
+	EXPECT_EQ(gettid(), f);
+	ASSERT_EQ(0, futex(&f, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0));
+	EXPECT_EQ(0, f);
+}
+
+/* requeue-negative-counts */
+TEST(cmp_requeue_negative_counts)
+{
+	uint32_t a = 0, b = 0;
+
+	EXPECT_EQ(-EINVAL, futex_ret(&a, FUTEX_CMP_REQUEUE, 1, -1, &b, 0));
+	EXPECT_EQ(-EINVAL, futex_ret(&a, FUTEX_CMP_REQUEUE, -1, 1, &b, 0));
+}
+
+/* requeue-pi-same-futex: CVE-2014-3153's first step. */
+TEST(cmp_requeue_pi_onto_same_futex)
+{
+	uint32_t a = 0;
+
+	EXPECT_EQ(-EINVAL, futex_ret(&a, FUTEX_CMP_REQUEUE_PI, 1, 0, &a, 0));
+}
+
+/* wait-requeue-pi-same-futex */
+TEST(wait_requeue_pi_onto_same_futex)
+{
+	struct timespec ts = monotonic_in(200);
+	uint32_t a = 0;
+
+	EXPECT_EQ(EINVAL, futex(&a, FUTEX_WAIT_REQUEUE_PI, 0, &ts, &a, 0));
+}
+
+struct requeue {
+	uint32_t a, b, c;
+	pid_t tid[3];
+	int ret[3];
+	int go;
+	int timeout_ms;		/* of the waiter the requeue refuses */
+};
+
+/*
+ * The requeue-PI waiters: wait on a, to be requeued to b.  A waiter the
+ * requeue refuses stays queued on a (the kernel leaves "the mess" to user
+ * space), so it waits with a timeout.
+ */
+static int wait_requeue(struct requeue *r, int i, int timeout_ms)
+{
+	struct timespec ts = monotonic_in(timeout_ms);
+
+	STORE(r->tid[i], gettid());
+	return futex(&r->a, FUTEX_WAIT_REQUEUE_PI, 0,
+		     timeout_ms ? &ts : NULL, &r->b, 0);
+}
+
+/* First waiter: takes b when it gets it, and lets it go. */
+static void *first_fn(void *arg)
+{
+	struct requeue *r = arg;
+
+	r->ret[0] = wait_requeue(r, 0, 0);
+	if (!r->ret[0])
+		futex(&r->b, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+	return NULL;
+}
+
+/* Second waiter: owns b itself before it waits to be requeued to it. */
+static void *owns_target_fn(void *arg)
+{
+	struct requeue *r = arg;
+
+	futex(&r->b, FUTEX_LOCK_PI, 0, NULL, NULL, 0);
+	r->ret[1] = wait_requeue(r, 1, r->timeout_ms);
+	futex(&r->b, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+	return NULL;
+}
+
+/*
+ * remove-waiter-never-enqueued: a requeued waiter that owns the target
+ * futex is refused with EDEADLK before it is queued on its rt_mutex.
+ * The first waiter is requeued behind it and gets b when the refused
+ * one, timed out, unlocks it.  Returns 0 when the refused waiter's
+ * timeout expired before the requeue (a loaded machine): try again.
+ */
+static int waiter_owns_target(struct __test_metadata *_metadata,
+			      int timeout_ms)
+{
+	struct requeue r = { .timeout_ms = timeout_ms };
+	pthread_t t0, t1;
+	long n;
+
+	ASSERT_EQ(0, pthread_create(&t0, NULL, first_fn, &r));
+	ASSERT_TRUE(wait_asleep(&r.tid[0]));
+	ASSERT_EQ(0, pthread_create(&t1, NULL, owns_target_fn, &r));
+	ASSERT_TRUE(wait_asleep(&r.tid[1]));
+	ASSERT_EQ(r.tid[1], LOAD(r.b) & FUTEX_TID_MASK);
+
+	/* Requeue the first onto b, then the second: refused. */
+	n = futex_ret(&r.a, FUTEX_CMP_REQUEUE_PI, 1, 1, &r.b, 0);
+	pthread_join(t1, NULL);
+	pthread_join(t0, NULL);
+	if (n == 1 && r.ret[1] == ETIMEDOUT)
+		return 0;
+	EXPECT_EQ(-EDEADLK, n);
+	EXPECT_EQ(ETIMEDOUT, r.ret[1]);
+	EXPECT_EQ(0, r.ret[0]);
+	return 1;
+}
+
+TEST(requeue_pi_waiter_owns_target)
+{
+	int ms;
+
+	for (ms = 2000; ms <= 8000; ms *= 2)
+		if (waiter_owns_target(_metadata, ms))
+			return;
+	ASSERT_TRUE(0)
+		TH_LOG("the refused waiter timed out before every requeue");
+}
+
+/* Holds c, blocks on b's owner chain: see requeue_pi_closes_cycle. */
+static void *holds_b_wants_c_fn(void *arg)
+{
+	struct requeue *r = arg;
+
+	futex(&r->b, FUTEX_LOCK_PI, 0, NULL, NULL, 0);
+	STORE(r->tid[2], gettid());
+	r->ret[2] = futex(&r->c, FUTEX_LOCK_PI, 0, NULL, NULL, 0);
+	if (!r->ret[2])
+		futex(&r->c, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+	futex(&r->b, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+	return NULL;
+}
+
+/* Holds c, waits on a to be requeued to b. */
+static void *holds_c_fn(void *arg)
+{
+	struct requeue *r = arg;
+
+	futex(&r->c, FUTEX_LOCK_PI, 0, NULL, NULL, 0);
+	r->ret[0] = wait_requeue(r, 0, r->timeout_ms);
+	if (!r->ret[0])
+		futex(&r->b, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+	futex(&r->c, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+	return NULL;
+}
+
+/*
+ * remove-waiter-of-current (GhostLock): T holds c and waits on a for b;
+ * O holds b and waits for c.  Requeueing T onto b would close the cycle
+ * T -> b -> O -> c -> T: the requeue fails with EDEADLK and leaves T
+ * queued on a, where it times out.  The refusal must clear T's
+ * blocked-on state, not the requeuer's: with CONFIG_DEBUG_RT_MUTEXES a
+ * stale one WARNs when T locks again or exits.  Returns 0 when T's
+ * timeout expired before the requeue: try again.
+ */
+static int closes_cycle(struct __test_metadata *_metadata, int timeout_ms,
+			long taint)
+{
+	struct requeue r = { .timeout_ms = timeout_ms };
+	pthread_t t, o;
+	long n;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, holds_c_fn, &r));
+	ASSERT_TRUE(wait_asleep(&r.tid[0]));
+	ASSERT_EQ(0, pthread_create(&o, NULL, holds_b_wants_c_fn, &r));
+	ASSERT_TRUE(wait_asleep(&r.tid[2]));
+
+	n = futex_ret(&r.a, FUTEX_CMP_REQUEUE_PI, 1, 0, &r.b, 0);
+	pthread_join(t, NULL);
+	pthread_join(o, NULL);
+	if (n == 0 && r.ret[0] == ETIMEDOUT)
+		return 0;
+	EXPECT_EQ(-EDEADLK, n);
+	EXPECT_EQ(ETIMEDOUT, r.ret[0]);
+	EXPECT_EQ(0, r.ret[2]);
+	EXPECT_EQ(0, taint_flags() & TAINT_WARN)
+		TH_LOG("the kernel WARNed (tainted %ld -> %ld)", taint,
+		       taint_flags());
+	return 1;
+}
+
+TEST(requeue_pi_closes_cycle)
+{
+	long taint = taint_flags();
+	int ms;
+
+	if (taint < 0)
+		SKIP(return, "/proc/sys/kernel/tainted unreadable");
+	if (taint & TAINT_WARN)
+		SKIP(return, "the kernel WARNed before: TAINT_WARN set already");
+	for (ms = 2000; ms <= 8000; ms *= 2)
+		if (closes_cycle(_metadata, ms, taint))
+			return;
+	ASSERT_TRUE(0)
+		TH_LOG("the refused waiter timed out before every requeue");
+}
+
+/*
+ * A robust list entry (its next pointer at offset 0) and, 9 bytes past
+ * it, an unaligned futex word: futex_offset = 9.
+ */
+#define WORD_OFFSET	9
+static char entry[32] __attribute__((aligned(8)));
+static struct robust_list_head head;
+static uint32_t dead_tid;
+
+static void *dies_with_unaligned_entry(void *arg)
+{
+	struct robust_list *e = (struct robust_list *)entry;
+	uint32_t tid = gettid();
+
+	(void)arg;
+	dead_tid = tid;
+	memcpy(entry + WORD_OFFSET, &tid, sizeof(tid));
+	e->next = &head.list;
+	head.list.next = e;
+	head.futex_offset = WORD_OFFSET;
+	head.list_op_pending = NULL;
+	syscall(SYS_set_robust_list, &head, sizeof(head));
+	return NULL;
+}
+
+/* robust-list-unaligned-entry: the exit walk leaves such a word alone. */
+TEST(robust_list_unaligned_word_untouched)
+{
+	uint32_t after;
+	pthread_t t;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, dies_with_unaligned_entry, NULL));
+	/* Returns when the kernel cleared the thread's TID: exit is done. */
+	pthread_join(t, NULL);
+	memcpy(&after, entry + WORD_OFFSET, sizeof(after));
+	EXPECT_EQ(dead_tid, after);
+}
+
+TEST_HARNESS_MAIN
