@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "taint.h"
 #include "kselftest.h"
 #include "sched-attr.h"
 #include "task-stat.h"
@@ -71,19 +72,6 @@ static void *waiter(void *arg)
 	return NULL;
 }
 
-static long tainted(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/tainted", "r");
-	long v = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
 int main(int argc, char **argv)
 {
 	pthread_attr_t pa;
@@ -104,7 +92,7 @@ int main(int argc, char **argv)
 	want = fifo_donor ? -51 : -101;
 	ksft_print_header();
 	ksft_set_plan(1);
-	taint0 = tainted();
+	taint0 = taint_flags();
 	pthread_attr_init(&pa);
 	pthread_attr_setinheritsched(&pa, PTHREAD_EXPLICIT_SCHED);
 	pthread_attr_setschedpolicy(&pa, SCHED_FIFO);
@@ -143,9 +131,9 @@ int main(int argc, char **argv)
 	futex(&go_word, FUTEX_WAKE, 1);
 	pthread_join(o, NULL);
 	pthread_join(w, NULL);
-	if (tainted() != taint0) {
+	if (taint_flags() != taint0) {
 		printf("# /proc/sys/kernel/tainted %ld -> %ld: the kernel WARNed\n",
-		       taint0, tainted());
+		       taint0, taint_flags());
 		ok = 0;
 	}
 	ksft_test_result(ok, "%s\n", argv[1]);

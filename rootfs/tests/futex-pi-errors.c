@@ -23,11 +23,10 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "taint.h"
 
 #define LOAD(x)		__atomic_load_n(&(x), __ATOMIC_ACQUIRE)
 #define STORE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
-/* include/linux/panic.h */
-#define TAINT_WARN	0x200
 
 static long futex(uint32_t *uaddr, int op, uint32_t val,
 		  const struct timespec *ts, uint32_t *uaddr2, uint32_t val3)
@@ -104,19 +103,6 @@ static int wait_asleep(pid_t *tid)
 		sleep_ms(1);
 	}
 	return 0;
-}
-
-static long taint_flags(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/tainted", "r");
-	long v = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
 }
 
 /* attach-to-kernel-thread: a word naming a kernel thread is refused. */
@@ -289,12 +275,13 @@ static void *owns_target_fn(void *arg)
  * timeout expired before the requeue (a loaded machine): try again.
  */
 static int waiter_owns_target(struct __test_metadata *_metadata,
-			      int timeout_ms)
+			      int timeout_ms, long taint)
 {
 	struct requeue r = { .timeout_ms = timeout_ms };
 	pthread_t t0, t1;
 	long n;
 
+	(void)taint;
 	ASSERT_EQ(0, pthread_create(&t0, NULL, first_fn, &r));
 	ASSERT_TRUE(wait_asleep(&r.tid[0]));
 	ASSERT_EQ(0, pthread_create(&t1, NULL, owns_target_fn, &r));
@@ -313,15 +300,26 @@ static int waiter_owns_target(struct __test_metadata *_metadata,
 	return 1;
 }
 
-TEST(requeue_pi_waiter_owns_target)
+/*
+ * Run @attempt with the refused waiter's timeout at 2, 4 and 8 s until
+ * one requeue came before that timeout.
+ */
+static void with_timeouts(struct __test_metadata *_metadata,
+			  int (*attempt)(struct __test_metadata *, int, long),
+			  long taint)
 {
 	int ms;
 
 	for (ms = 2000; ms <= 8000; ms *= 2)
-		if (waiter_owns_target(_metadata, ms))
+		if (attempt(_metadata, ms, taint))
 			return;
 	ASSERT_TRUE(0)
 		TH_LOG("the refused waiter timed out before every requeue");
+}
+
+TEST(requeue_pi_waiter_owns_target)
+{
+	with_timeouts(_metadata, waiter_owns_target, 0);
 }
 
 /* Holds c, blocks on b's owner chain: see requeue_pi_closes_cycle. */
@@ -389,17 +387,12 @@ static int closes_cycle(struct __test_metadata *_metadata, int timeout_ms,
 TEST(requeue_pi_closes_cycle)
 {
 	long taint = taint_flags();
-	int ms;
 
 	if (taint < 0)
 		SKIP(return, "/proc/sys/kernel/tainted unreadable");
 	if (taint & TAINT_WARN)
 		SKIP(return, "the kernel WARNed before: TAINT_WARN set already");
-	for (ms = 2000; ms <= 8000; ms *= 2)
-		if (closes_cycle(_metadata, ms, taint))
-			return;
-	ASSERT_TRUE(0)
-		TH_LOG("the refused waiter timed out before every requeue");
+	with_timeouts(_metadata, closes_cycle, taint);
 }
 
 /*
