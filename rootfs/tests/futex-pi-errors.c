@@ -214,13 +214,18 @@ TEST(cmp_requeue_pi_onto_same_futex)
 	EXPECT_EQ(-EINVAL, futex_ret(&a, FUTEX_CMP_REQUEUE_PI, 1, 0, &a, 0));
 }
 
-/* wait-requeue-pi-same-futex */
+/*
+ * wait-requeue-pi-same-futex.  Without that check, futex_wait_setup()
+ * still refuses equal keys with EINVAL, but only after the value check:
+ * a stale expected value tells the two apart (EAGAIN without it).
+ */
 TEST(wait_requeue_pi_onto_same_futex)
 {
 	struct timespec ts = monotonic_in(200);
 	uint32_t a = 0;
 
 	EXPECT_EQ(EINVAL, futex(&a, FUTEX_WAIT_REQUEUE_PI, 0, &ts, &a, 0));
+	EXPECT_EQ(EINVAL, futex(&a, FUTEX_WAIT_REQUEUE_PI, 1, &ts, &a, 0));
 }
 
 struct requeue {
