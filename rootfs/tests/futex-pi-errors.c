@@ -400,6 +400,51 @@ TEST(requeue_pi_closes_cycle)
 	with_timeouts(_metadata, closes_cycle, taint);
 }
 
+static void *hold_20ms_fn(void *arg)
+{
+	struct pair *p = arg;
+
+	STORE(p->owner_tid, gettid());
+	futex(&p->lock, FUTEX_LOCK_PI, 0, NULL, NULL, 0);
+	while (!LOAD(p->release))
+		sleep_ms(1);
+	sleep_ms(20);
+	futex(&p->lock, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+	return NULL;
+}
+
+/*
+ * lock-pi-timer-not-cancelled: a timed FUTEX_LOCK_PI that gets the lock
+ * before its timeout must cancel its on-stack hrtimer.  The lock comes
+ * after about 20 ms, the timeout is 300 ms away; the test then keeps
+ * calling into the kernel past the timeout, over the dead frame the
+ * timer would fire on.  The kernel must survive, and the lock be held.
+ */
+TEST(lock_pi_timeout_after_success)
+{
+	struct pair p = { 0 };
+	struct timespec ts;
+	pthread_t o;
+	int i, ret;
+
+	ASSERT_EQ(0, pthread_create(&o, NULL, hold_20ms_fn, &p));
+	while (!(LOAD(p.lock) & FUTEX_TID_MASK))
+		sleep_ms(1);
+	STORE(p.release, 1);
+	ts = realtime_in(300);
+	ret = futex(&p.lock, FUTEX_LOCK_PI, 0, &ts, NULL, 0);
+	ASSERT_EQ(0, ret);
+	EXPECT_EQ(gettid(), LOAD(p.lock) & FUTEX_TID_MASK);
+	for (i = 0; i < 60; i++) {
+		uint32_t w = 0;
+
+		futex(&w, FUTEX_WAKE, 1, NULL, NULL, 0);
+		sleep_ms(10);
+	}
+	EXPECT_EQ(0, futex(&p.lock, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0));
+	pthread_join(o, NULL);
+}
+
 /*
  * A robust list entry (its next pointer at offset 0) and, 9 bytes past
  * it, an unaligned futex word: futex_offset = 9.
