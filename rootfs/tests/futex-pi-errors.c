@@ -24,6 +24,7 @@
 
 #include "kselftest_harness.h"
 #include "taint.h"
+#include "task-stat.h"
 
 #define LOAD(x)		__atomic_load_n(&(x), __ATOMIC_ACQUIRE)
 #define STORE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
@@ -44,52 +45,28 @@ static long futex_ret(uint32_t *uaddr, int op, uint32_t val, long val2,
 	return r < 0 ? -errno : r;
 }
 
-/* An absolute CLOCK_REALTIME time @ms from now (FUTEX_LOCK_PI's clock). */
-static struct timespec realtime_in(int ms)
+/* An absolute time @ms from now on @clock. */
+static struct timespec time_in(clockid_t clock, int ms)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
+	clock_gettime(clock, &ts);
 	ts.tv_nsec += (ms % 1000) * 1000000L;
 	ts.tv_sec += ms / 1000 + ts.tv_nsec / 1000000000L;
 	ts.tv_nsec %= 1000000000L;
 	return ts;
 }
 
+/* FUTEX_LOCK_PI's clock. */
+#define realtime_in(ms)		time_in(CLOCK_REALTIME, ms)
 /* FUTEX_WAIT_REQUEUE_PI's clock without FUTEX_CLOCK_REALTIME. */
-static struct timespec monotonic_in(int ms)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_nsec += (ms % 1000) * 1000000L;
-	ts.tv_sec += ms / 1000 + ts.tv_nsec / 1000000000L;
-	ts.tv_nsec %= 1000000000L;
-	return ts;
-}
+#define monotonic_in(ms)	time_in(CLOCK_MONOTONIC, ms)
 
 static void sleep_ms(int ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
 	nanosleep(&ts, NULL);
-}
-
-static char task_state(pid_t tid)
-{
-	char path[64], buf[512], *p;
-	FILE *f;
-	int n;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", getpid(), tid);
-	f = fopen(path, "r");
-	if (!f)
-		return '?';
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n > 0 ? n : 0] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : '?';
 }
 
 /* Wait up to 5 s for @tid (once known) to sleep. */
