@@ -304,6 +304,41 @@ TEST(requeue_pi_waiter_owns_target)
 	with_timeouts(_metadata, waiter_owns_target, 0);
 }
 
+/* Second waiter: waits on a for b, gets b after the first let it go. */
+static void *second_fn(void *arg)
+{
+	struct requeue *r = arg;
+
+	r->ret[1] = wait_requeue(r, 1, 0);
+	if (!r->ret[1])
+		futex(&r->b, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+	return NULL;
+}
+
+/*
+ * requeue-atomic-acquire-without-pi-state: FUTEX_CMP_REQUEUE_PI of two
+ * waiters onto a free PI futex.  The requeuer takes b for the first
+ * (futex_lock_pi_atomic() on its behalf, FUTEX_WAITERS set as more
+ * follow) and must attach the pi_state the second is requeued onto:
+ * the call returns 2, and both waiters get b in turn.
+ */
+TEST(cmp_requeue_pi_two_waiters_onto_free_futex)
+{
+	struct requeue r = { 0 };
+	pthread_t t0, t1;
+
+	ASSERT_EQ(0, pthread_create(&t0, NULL, first_fn, &r));
+	ASSERT_TRUE(wait_asleep(&r.tid[0]));
+	ASSERT_EQ(0, pthread_create(&t1, NULL, second_fn, &r));
+	ASSERT_TRUE(wait_asleep(&r.tid[1]));
+	EXPECT_EQ(2, futex_ret(&r.a, FUTEX_CMP_REQUEUE_PI, 1, 1, &r.b, 0));
+	pthread_join(t0, NULL);
+	pthread_join(t1, NULL);
+	EXPECT_EQ(0, r.ret[0]);
+	EXPECT_EQ(0, r.ret[1]);
+	EXPECT_EQ(0, LOAD(r.b));
+}
+
 /* Holds c, blocks on b's owner chain: see requeue_pi_closes_cycle. */
 static void *holds_b_wants_c_fn(void *arg)
 {
