@@ -16,7 +16,9 @@ suite at boot is put on that suite (kunit:NAME), one before any suite on
 futex-stress and bad-input are randomized: a bug they alone caught is
 "caught by chance".  futex-selftests (the kernel's own futex selftests)
 is a column of its own, so that the table says how many bugs our suites
-catch and how many the in-tree selftests catch.
+catch and how many the in-tree selftests catch.  An entry with a
+"Race-only:" header (the reason no deterministic test can reach it) that
+no suite of ours caught is "race-only", not "missed".
 
 Prints the table bug x suite and the totals; exits 0 (the numbers are
 the result, not a verdict), 2 on bad input.  With --expect (make check's
@@ -119,8 +121,9 @@ def report(corpus, outdir, names):
 
 def classify(row):
     """'ours' (a deterministic suite of ours), 'chance' (only a
-    randomized one), 'intree-only', 'missed', 'not booted', and whether
-    the in-tree futex selftests caught it."""
+    randomized one), 'intree-only', 'race-only' (missed, with the
+    entry's reason), 'missed', 'not booted', and whether the in-tree
+    futex selftests caught it."""
     if not row['booted']:
         return 'not booted', False
     suites = set(row['caught'])
@@ -130,7 +133,9 @@ def classify(row):
         return 'ours', intree
     if ours:
         return 'chance', intree
-    return ('intree-only' if intree else 'missed'), intree
+    if intree:
+        return 'intree-only', intree
+    return ('race-only' if row['fields'].get('Race-only') else 'missed'), intree
 
 
 def render(rows):
@@ -140,7 +145,7 @@ def render(rows):
     for r in rows:
         kind, intree = classify(r)
         ours = {'ours': 'yes', 'chance': 'chance', 'intree-only': 'no',
-                'missed': 'no', 'not booted': '-'}[kind]
+                'race-only': 'race', 'missed': 'no', 'not booted': '-'}[kind]
         by = '; '.join(f'{s}: {", ".join(t[:3])}{" ..." if len(t) > 3 else ""}'
                        for s, t in sorted(r['caught'].items()))
         out.append(f'{r["name"]:<{width}}  {ours:<7} '
@@ -150,10 +155,12 @@ def render(rows):
     n = len(booted)
     ours = sum(1 for r in booted if classify(r)[0] == 'ours')
     chance = sum(1 for r in booted if classify(r)[0] == 'chance')
+    race = sum(1 for r in booted if classify(r)[0] == 'race-only')
     intree = sum(1 for r in booted if classify(r)[1])
     out.append(f'inject: our suites catch {ours} of {n} deterministically '
-               f'({chance} more only by a randomized suite); the in-tree '
-               f'futex selftests catch {intree} of {n}')
+               f'({chance} more only by a randomized suite; {race} race-only, '
+               f'reason in the entry); the in-tree futex selftests catch '
+               f'{intree} of {n}')
     return '\n'.join(out)
 
 
@@ -179,6 +186,8 @@ def svg(rows):
              sum(1 for r in booted if classify(r)[0] == 'ours'), '#2a6'),
             ('our suites, randomized only',
              sum(1 for r in booted if classify(r)[0] == 'chance'), '#ca3'),
+            ('race-only, not caught',
+             sum(1 for r in booted if classify(r)[0] == 'race-only'), '#c66'),
             ('in-tree futex selftests',
              sum(1 for r in booted if classify(r)[1]), '#36c')]
     most = max(1, bars[0][1])

@@ -43,6 +43,9 @@ class CorpusTest(unittest.TestCase):
                 self.assertIn(f['Flavour'], ('debug', 'rt'))
                 self.assertRegex(f['Year'], r'^(19|20)\d\d$')
                 self.assertRegex(f['Checked'], r'^(yes|no: .+)$')
+                if 'Race-only' in f:
+                    self.assertGreater(len(f['Race-only']), 40,
+                                       'Race-only: needs its reason')
                 m = re.match(r'([0-9a-f]{12}) \("(.+)"\)$', f['Upstream'])
                 if m:
                     upstream += 1
@@ -99,12 +102,12 @@ class ReportTest(unittest.TestCase):
     def tearDown(self):
         subprocess.run(['rm', '-rf', self.dir], check=True)
 
-    def boot(self, name, suites, problems=(), log=''):
+    def boot(self, name, suites, problems=(), log='', more=''):
         with open(os.path.join(self.corpus, name + '.patch'), 'w',
                   encoding='utf-8') as f:
             f.write(f'Name: {name}\nUpstream: 0123456789ab ("x: y")\n'
                     'Year: 2014\nClass: test\nFlavour: debug\n'
-                    'Bug: b\nExpect: e\n---\n')
+                    f'Bug: b\nExpect: e\n{more}---\n')
         with open(os.path.join(self.out, name + '.json'), 'w',
                   encoding='utf-8') as f:
             json.dump({'suites': suites, 'problems': list(problems),
@@ -125,9 +128,15 @@ class ReportTest(unittest.TestCase):
         self.boot('intree', [suite('futex-pi', 'pass'),
                              suite('futex-selftests', 'fail')])
         self.boot('missed', [suite('futex-pi', 'pass')])
-        self.assertEqual(self.rows('det', 'chance', 'intree', 'missed'), {
+        self.boot('race', [suite('futex-pi', 'pass')],
+                  more='Race-only: the window\n  is narrow\n')
+        self.boot('race-caught', [suite('futex-pi', 'fail')],
+                  more='Race-only: r\n')
+        self.assertEqual(self.rows('det', 'chance', 'intree', 'missed', 'race',
+                                   'race-caught'), {
             'det': ('ours', False), 'chance': ('chance', True),
-            'intree': ('intree-only', True), 'missed': ('missed', False)})
+            'intree': ('intree-only', True), 'missed': ('missed', False),
+            'race': ('race-only', False), 'race-caught': ('ours', False)})
 
     def test_crash_and_hang_name_the_suite_that_ran(self):
         log = ('[    1.0] KTAP version 1\n'
@@ -173,6 +182,7 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(dict(bars), {'bugs booted': '2',
                                       'our suites, deterministic': '1',
                                       'our suites, randomized only': '0',
+                                      'race-only, not caught': '0',
                                       'in-tree futex selftests': '0'})
         # The negative control: the named test must have failed.
         tool = os.path.join(ROOT, 'tools', 'inject-report.py')
