@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The rtmutex model (tools/testing/rtmutex of the patched tree): it builds
+from the tree, passes on the series, finds a fix taken out with a
+reproducible trace, walks every schedule of a program within its bound,
+and refuses bad input."""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def tree():
+    src = os.environ.get('PIFUTEX_SRC')
+    if not src or not os.path.isfile(
+            os.path.join(src, 'tools/testing/rtmutex/rtmutex_model.c')):
+        return None
+    return src
+
+
+@unittest.skipUnless(tree(), 'no patched tree with the model '
+                     '(make check-host sets PIFUTEX_SRC)')
+class ModelTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.src = tree()
+        cls.dir = tempfile.mkdtemp()
+        cls.model = cls.build(cls.src, 'series-')
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir)
+
+    @classmethod
+    def build(cls, kernel, prefix):
+        out = os.path.join(cls.dir, prefix)
+        subprocess.run(['make', '-s', '-C',
+                        os.path.join(cls.src, 'tools/testing/rtmutex'),
+                        'TREE=' + kernel, 'OUTPUT=' + out],
+                       check=True, capture_output=True)
+        return out + 'rtmutex_model'
+
+    def run_model(self, *args, model=None):
+        return subprocess.run([model or self.model, *args],
+                              capture_output=True, text=True, timeout=300)
+
+    def mini_tree(self, name):
+        """The files the model compiles, copied from the tree."""
+        t = os.path.join(self.dir, name)
+        for d in ('kernel/locking', 'tools/include'):
+            shutil.copytree(os.path.join(self.src, d), os.path.join(t, d))
+        for f in ('include/linux/rtmutex.h', 'tools/lib/rbtree.c'):
+            os.makedirs(os.path.dirname(os.path.join(t, f)), exist_ok=True)
+            shutil.copy(os.path.join(self.src, f), os.path.join(t, f))
+        return t
+
+    def program(self, text):
+        fd, path = tempfile.mkstemp(dir=self.dir, suffix='.txt')
+        with os.fdopen(fd, 'w') as f:
+            f.write(text)
+        return path
+
+    def test_series_passes(self):
+        p = self.run_model('-n', '3000')
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertRegex(p.stdout, r'model: 3000 scenarios, \d+ steps .* '
+                         r'no counterexample')
+
+    def test_fix_taken_out_is_found_and_reproducible(self):
+        # 0005 taken out: the new owner's pi_top_task is left behind.
+        t = self.mini_tree('no0005')
+        patch = [f for f in os.listdir(os.path.join(ROOT, 'patches'))
+                 if f.startswith('0005-')][0]
+        with open(os.path.join(ROOT, 'patches', patch), 'rb') as f:
+            subprocess.run(['patch', '-s', '-R', '-p1', '-d', t], input=f.read(),
+                           check=True, capture_output=True)
+        model = self.build(t, 'no0005-')
+        first = self.run_model('-n', '20000', model=model)
+        self.assertEqual(first.returncode, 1, first.stdout)
+        self.assertIn('model: counterexample', first.stdout)
+        self.assertIn("pi_top_task is not its top PI waiter's task",
+                      first.stdout)
+        self.assertIn('model: step trace:', first.stdout)
+        self.assertRegex(first.stdout, r'\n  T\d lock L\d\.wait_lock\n')
+        again = self.run_model('-n', '20000', model=model)
+        self.assertEqual(first.stdout, again.stdout)
+
+    def test_bounded_walk_of_a_program(self):
+        prog = self.program('# two tasks, one lock\n'
+                            'T0 prio 90: lock(L0) unlock(L0)\n'
+                            'T1 prio 70: lock_pi(L0) unlock(L0)\n')
+        zero = self.run_model('-f', prog, '-e', '0')
+        one = self.run_model('-f', prog, '-e', '1')
+        for p in (zero, one):
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            self.assertIn('all explored, no counterexample', p.stdout)
+        count = [int(re.search(r': (\d+) schedules with at most', p.stdout)[1])
+                 for p in (zero, one)]
+        self.assertGreater(count[1], count[0])
+
+    def test_bad_input(self):
+        bad = self.program('T0 prio 90: lock(L0) frobnicate(L1)\n')
+        p = self.run_model('-f', bad)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(bad + ':1: not a task line', p.stderr)
+        self.assertEqual(p.stdout, '')
+        for args in (['-T', '9'], ['-e', '1'], ['stray'], ['-t', '0'],
+                     ['-f', os.path.join(self.dir, 'missing.txt')]):
+            p = self.run_model(*args)
+            self.assertEqual(p.returncode, 2, args)
+            self.assertTrue(p.stderr.startswith('model: '), args)
+
+
+if __name__ == '__main__':
+    unittest.main()
