@@ -90,6 +90,32 @@ class ModelTest(unittest.TestCase):
         again = self.run_model('-n', '20000', model=model)
         self.assertEqual(first.stdout, again.stdout)
 
+    def test_sequential_counterexample_as_tst(self):
+        # 0003 taken out: its changelog's first case is sequential, and the
+        # .tst must say where each thread's priority must end.
+        t = self.mini_tree('no0003')
+        patch = [f for f in os.listdir(os.path.join(ROOT, 'patches'))
+                 if f.startswith('0003-')][0]
+        with open(os.path.join(ROOT, 'patches', patch), 'rb') as f:
+            subprocess.run(['patch', '-s', '-R', '-p1', '-d', t], input=f.read(),
+                           check=True, capture_output=True)
+        model = self.build(t, 'no0003-')
+        prog = os.path.join(self.src, 'tools/testing/rtmutex/programs/'
+                            '0003-chain-timeout.txt')
+        tst = os.path.join(self.dir, 'no0003.tst')
+        p = self.run_model('-f', prog, '-e', '1', '-o', tst, model=model)
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn('model: .tst for the rt-mutex tester in ' + tst, p.stdout)
+        with open(tst, encoding='utf-8') as f:
+            text = f.read()
+        self.assertIn('C: lockintdl:     4: 0\nW: blocked:       4: 0\n'
+                      'C: signal:        4: 0\nW: opcodeeq:      4: -4\n', text)
+        self.assertIn('T: prioeq:        0: 56\n', text)
+        check = subprocess.run(
+            ['python3', os.path.join(self.src, 'scripts/rt-tester/rt-tester.py'),
+             '-c', tst], capture_output=True, text=True)
+        self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
+
     def test_bounded_walk_of_a_program(self):
         prog = self.program('# two tasks, one lock\n'
                             'T0 prio 90: lock(L0) unlock(L0)\n'
