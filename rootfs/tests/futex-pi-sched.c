@@ -198,6 +198,32 @@ static void boosted_holder(struct __test_metadata *_metadata,
 }
 
 /*
+ * L (FIFO 10) holds the lock, H (FIFO @hprio) waits for it, M (FIFO
+ * @mprio) waits for the CPU; the controlling thread runs at @ctl.  L
+ * unlocks; @s->log says in which order H, L and M then ran.  Returns 0
+ * when the case is skipped.
+ */
+static int unlock_with_runner(struct __test_metadata *_metadata,
+			      struct scene *s, int ctl, int hprio, int mprio)
+{
+	pthread_t l, h, m;
+	const char *why = one_cpu_fifo(ctl);
+
+	if (why)
+		SKIP(return 0, "%s", why);
+	ASSERT_EQ(0, spawn(&m, runner_fn, s, POLICY_FIFO, mprio));
+	ASSERT_TRUE(asleep(s, 2));
+	boosted_holder(_metadata, s, &l, &h, holder_marks_after_unlock_fn, hprio);
+	wake_go(&s->go2);
+	wake_go(&s->go);
+	pthread_join(l, NULL);
+	pthread_join(h, NULL);
+	pthread_join(m, NULL);
+	EXPECT_EQ(0, s->ret[1]);
+	return 1;
+}
+
+/*
  * deboost-enqueues-at-tail: L, boosted from FIFO 10 to 20 by H, unlocks
  * while M (FIFO 10) waits for the CPU.  H runs first; then L, deboosted
  * to 10, goes before M: a task whose priority drops is queued at the
@@ -206,21 +232,9 @@ static void boosted_holder(struct __test_metadata *_metadata,
 TEST(deboosted_holder_runs_before_equal_task)
 {
 	struct scene s = { 0 };
-	pthread_t l, h, m;
-	const char *why = one_cpu_fifo(30);
 
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, spawn(&m, runner_fn, &s, POLICY_FIFO, 10));
-	ASSERT_TRUE(asleep(&s, 2));
-	boosted_holder(_metadata, &s, &l, &h, holder_marks_after_unlock_fn, 20);
-	wake_go(&s.go2);
-	wake_go(&s.go);
-	pthread_join(l, NULL);
-	pthread_join(h, NULL);
-	pthread_join(m, NULL);
-	EXPECT_EQ(0, s.ret[1]);
-	EXPECT_STREQ("HLM", s.log);
+	if (unlock_with_runner(_metadata, &s, 30, 20, 10))
+		EXPECT_STREQ("HLM", s.log);
 }
 
 /*
@@ -261,21 +275,9 @@ TEST(setscheduler_keeps_boosted_holder_in_place)
 TEST(unlock_wakes_waiter_before_middle_task)
 {
 	struct scene s = { 0 };
-	pthread_t l, h, m;
-	const char *why = one_cpu_fifo(40);
 
-	if (why)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, spawn(&m, runner_fn, &s, POLICY_FIFO, 20));
-	ASSERT_TRUE(asleep(&s, 2));
-	boosted_holder(_metadata, &s, &l, &h, holder_marks_after_unlock_fn, 30);
-	wake_go(&s.go2);
-	wake_go(&s.go);
-	pthread_join(l, NULL);
-	pthread_join(h, NULL);
-	pthread_join(m, NULL);
-	EXPECT_EQ(0, s.ret[1]);
-	EXPECT_STREQ("HML", s.log);
+	if (unlock_with_runner(_metadata, &s, 40, 30, 20))
+		EXPECT_STREQ("HML", s.log);
 }
 
 /*
