@@ -59,6 +59,16 @@ class ModelTest(unittest.TestCase):
             shutil.copy(os.path.join(self.src, f), os.path.join(t, f))
         return t
 
+    def model_without(self, fix):
+        """The model built from a copy of the tree with FIX reversed."""
+        t = self.mini_tree('no' + fix)
+        patch = [f for f in os.listdir(os.path.join(ROOT, 'patches'))
+                 if f.startswith(fix + '-')][0]
+        with open(os.path.join(ROOT, 'patches', patch), 'rb') as f:
+            subprocess.run(['patch', '-s', '-R', '-p1', '-d', t], input=f.read(),
+                           check=True, capture_output=True)
+        return self.build(t, 'no%s-' % fix)
+
     def program(self, text):
         fd, path = tempfile.mkstemp(dir=self.dir, suffix='.txt')
         with os.fdopen(fd, 'w') as f:
@@ -73,13 +83,7 @@ class ModelTest(unittest.TestCase):
 
     def test_fix_taken_out_is_found_and_reproducible(self):
         # 0005 taken out: the new owner's pi_top_task is left behind.
-        t = self.mini_tree('no0005')
-        patch = [f for f in os.listdir(os.path.join(ROOT, 'patches'))
-                 if f.startswith('0005-')][0]
-        with open(os.path.join(ROOT, 'patches', patch), 'rb') as f:
-            subprocess.run(['patch', '-s', '-R', '-p1', '-d', t], input=f.read(),
-                           check=True, capture_output=True)
-        model = self.build(t, 'no0005-')
+        model = self.model_without('0005')
         first = self.run_model('-n', '20000', model=model)
         self.assertEqual(first.returncode, 1, first.stdout)
         self.assertIn('model: counterexample', first.stdout)
@@ -93,13 +97,7 @@ class ModelTest(unittest.TestCase):
     def test_sequential_counterexample_as_tst(self):
         # 0003 taken out: its changelog's first case is sequential, and the
         # .tst must say where each thread's priority must end.
-        t = self.mini_tree('no0003')
-        patch = [f for f in os.listdir(os.path.join(ROOT, 'patches'))
-                 if f.startswith('0003-')][0]
-        with open(os.path.join(ROOT, 'patches', patch), 'rb') as f:
-            subprocess.run(['patch', '-s', '-R', '-p1', '-d', t], input=f.read(),
-                           check=True, capture_output=True)
-        model = self.build(t, 'no0003-')
+        model = self.model_without('0003')
         prog = os.path.join(self.src, 'tools/testing/rtmutex/programs/'
                             '0003-chain-timeout.txt')
         tst = os.path.join(self.dir, 'no0003.tst')
