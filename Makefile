@@ -116,16 +116,16 @@ deps:
 # Every stage below first makes sure the tools are installed.
 fetch:
 	@$(ROOT)/tools/deps.sh
-	@$(STAGE) fetch $(ROOT)/tools/fetch-kernel.sh $(SRC)
+	@$(STAGE) fetch $(ROOT)/tools/kernel/fetch-kernel.sh $(SRC)
 
 patch: fetch
-	@$(STAGE) patch $(ROOT)/tools/apply-series.sh $(SRC)
+	@$(STAGE) patch $(ROOT)/tools/kernel/apply-series.sh $(SRC)
 
 config: patch
-	@$(STAGE) config $(ROOT)/tools/make-config.sh $(SRC) $(OBJ) $(FRAGS)
+	@$(STAGE) config $(ROOT)/tools/kernel/make-config.sh $(SRC) $(OBJ) $(FRAGS)
 
 kernel: config
-	@$(STAGE) build $(ROOT)/tools/build-kernel.sh $(SRC) $(OBJ)
+	@$(STAGE) build $(ROOT)/tools/kernel/build-kernel.sh $(SRC) $(OBJ)
 
 # Static guest programs; they report KTAP with the kernel's kselftest.h,
 # from the patched tree.
@@ -137,12 +137,12 @@ $(GUESTBIN)/%: $(GUEST)/%.c $(wildcard $(GUEST)/*.h) | patch
 guest-bins: $(GUEST_BINS)
 
 selftests: kernel
-	@$(STAGE) selftests $(ROOT)/tools/build-selftests.sh $(SRC) $(OBJ) \
+	@$(STAGE) selftests $(ROOT)/tools/kernel/build-selftests.sh $(SRC) $(OBJ) \
 		$(SELFTESTS)
 
 # image NAME,RUNLISTS[,MORE]: build/initramfs-NAME.cpio.gz, the guest of
-# this kernel with the suites of RUNLISTS (tools/mkinitramfs.sh).
-image = $(STAGE) initramfs-$(1) $(ROOT)/tools/mkinitramfs.sh --src $(SRC) \
+# this kernel with the suites of RUNLISTS (tools/guest/mkinitramfs.sh).
+image = $(STAGE) initramfs-$(1) $(ROOT)/tools/guest/mkinitramfs.sh --src $(SRC) \
 	--release $(OBJ)/include/config/kernel.release --bindir $(GUESTBIN) \
 	$(foreach r,$(2),--runlist $(r)) $(3) --out $(BUILD)/initramfs-$(1).cpio.gz
 
@@ -197,8 +197,9 @@ check-negative: $(IMAGE_DEPS)
 
 lint: patch
 	@$(STAGE) shellcheck $(ROOT)/tools/lint-shell.sh
-	@$(STAGE) checkpatch $(ROOT)/tools/checkpatch-series.sh $(SRC)
-	@$(STAGE) headers $(ROOT)/tools/check-patch-headers.py $(ROOT)/$(PIN_SERIES) $(ROOT)/patches
+	@$(STAGE) pyflakes $(ROOT)/tools/lint-python.sh
+	@$(STAGE) checkpatch $(ROOT)/tools/mail/checkpatch-series.sh $(SRC)
+	@$(STAGE) headers $(ROOT)/tools/mail/check-patch-headers.py $(ROOT)/$(PIN_SERIES) $(ROOT)/patches
 
 # The identity on the exported mails' From: and Signed-off-by: lines,
 # "Name <address>"; empty means git's user.name and user.email.  make
@@ -207,18 +208,18 @@ DCO ?=
 export: patch
 	@$(STAGE) export env RUN_VERDICT=$(LOGS)/$(call bootlog,$(KERNEL),$(SMP)).json \
 		PIFUTEX_SRC=$(SRC) PIFUTEX_DCO="$(DCO)" \
-		$(ROOT)/tools/export-series.sh export
+		$(ROOT)/tools/mail/export-series.sh export
 
 # The same mails with the placeholder identity, for the checks below
 # (build/outgoing-check/; never mailed).
 export-check: patch
 	@$(STAGE) export-check env PIFUTEX_SRC=$(SRC) \
-		$(ROOT)/tools/export-series.sh export-check
+		$(ROOT)/tools/mail/export-series.sh export-check
 
 # Both mail series onto the pin, then the fixes onto every other pin.
 apply-check: export-check
 	@$(STAGE) apply-check env PIFUTEX_SRC=$(SRC) \
-		$(ROOT)/tools/export-series.sh apply-check
+		$(ROOT)/tools/mail/export-series.sh apply-check
 	@$(foreach k,$(filter-out $(KERNEL),$(PINS)),\
 		$(MAKE) --no-print-directory apply-fixes KERNEL=$(k) \
 			FIXES=$(BUILD)/outgoing-check/$(PIN_LINE)/fixes &&) true
@@ -226,14 +227,14 @@ apply-check: export-check
 # The mails in FIXES (another pin's fixes series) onto this pin.
 apply-fixes: fetch
 	@$(STAGE) apply-fixes-$(KERNEL) env PIFUTEX_SRC=$(SRC) \
-		$(ROOT)/tools/export-series.sh apply-fixes $(FIXES)
+		$(ROOT)/tools/mail/export-series.sh apply-fixes $(FIXES)
 
 # Each fix of tests/prove-fixes that holds on FLAVOUR (FIX=0007: only the
 # fixes whose name starts so) taken out in turn: its tests must fail,
-# everything else pass; then the full series (see tools/prove-fixes.sh).
+# everything else pass; then the full series (see tools/prove/prove-fixes.sh).
 FIX       ?=
 prove-fixes: export-check initramfs
-	@$(STAGE) prove-fixes-$(KERNEL)-$(FLAVOUR) $(ROOT)/tools/prove-fixes.sh \
+	@$(STAGE) prove-fixes-$(KERNEL)-$(FLAVOUR) $(ROOT)/tools/prove/prove-fixes.sh \
 		$(SRC) $(OBJ) $(LOGS) $(FLAVOUR) "$(FIX)" \
 		$(QEMU_OPTS) --initrd $(INITRAMFS) --smp $(SMP)
 
@@ -248,10 +249,10 @@ BUGS ?=
 INJECT_TIMEOUT ?= 900
 inject: export-check initramfs
 	@[ "$(KERNEL)" = "$(MAINLINE)" ] || { echo "make inject: the corpus is for KERNEL=$(MAINLINE)" >&2; exit 2; }
-	@$(STAGE) inject-$(FLAVOUR) $(ROOT)/tools/inject.sh $(SRC) $(OBJ) $(INJECT) \
+	@$(STAGE) inject-$(FLAVOUR) $(ROOT)/tools/prove/inject.sh $(SRC) $(OBJ) $(INJECT) \
 		$(FLAVOUR) "$(BUGS)" $(QEMU_OPTS) --initrd $(INITRAMFS) --smp $(SMP) \
 		--timeout $(INJECT_TIMEOUT)
-	@python3 $(ROOT)/tools/inject-report.py --json $(INJECT)/results.json \
+	@python3 $(ROOT)/tools/prove/inject-report.py --json $(INJECT)/results.json \
 		--markdown $(INJECT)/results.md --svg $(INJECT)/results.svg \
 		$(ROOT)/tests/inject $(INJECT) $(BUGS)
 
@@ -266,10 +267,10 @@ check-inject: $(IMAGE_DEPS)
 		$(ROOT)/rootfs/runlist >$(INJECT_CONTROL_DIR)/runlist
 	@$(call image,inject-control-$(KERNEL)-$(FLAVOUR),$(INJECT_CONTROL_DIR)/runlist,\
 		--selftests $(SELFTESTS))
-	@$(STAGE) inject-control $(ROOT)/tools/inject.sh $(SRC) $(OBJ) \
+	@$(STAGE) inject-control $(ROOT)/tools/prove/inject.sh $(SRC) $(OBJ) \
 		$(INJECT_CONTROL_DIR) $(FLAVOUR) $(INJECT_CONTROL) $(QEMU_OPTS) --smp $(SMP) \
 		--initrd $(BUILD)/initramfs-inject-control-$(KERNEL)-$(FLAVOUR).cpio.gz
-	@python3 $(ROOT)/tools/inject-report.py --expect $(INJECT_CONTROL_TEST) \
+	@python3 $(ROOT)/tools/prove/inject-report.py --expect $(INJECT_CONTROL_TEST) \
 		$(ROOT)/tests/inject $(INJECT_CONTROL_DIR) $(INJECT_CONTROL)
 
 # The rtmutex model (patch 0022): the patched tree's rtmutex.c in user
@@ -295,12 +296,12 @@ model: patch
 	done
 
 # Not part of check: the model with each of the series' rt_mutex fixes
-# taken out (tools/model-prove.sh), 60 s each, and the 0003 question.
+# taken out (tools/prove/model-prove.sh), 60 s each, and the 0003 question.
 model-prove: patch
-	@$(STAGE) model-prove $(ROOT)/tools/model-prove.sh $(SRC) $(BUILD)/model-prove
+	@$(STAGE) model-prove $(ROOT)/tools/prove/model-prove.sh $(SRC) $(BUILD)/model-prove
 
 bisect-check: $(KERNEL_DEPS)
-	@$(STAGE) bisect $(ROOT)/tools/bisect-check.sh $(SRC) $(OBJ) $(FRAGS)
+	@$(STAGE) bisect $(ROOT)/tools/kernel/bisect-check.sh $(SRC) $(OBJ) $(FRAGS)
 
 # Not part of check: randomized tester scenarios, futex stress and the
 # bad-input campaign at stress size (rootfs/runlist-stress).
@@ -348,29 +349,29 @@ BENCH_FLAVOURS := $(if $(filter rt,$(FLAVOUR)),debug rt,$(FLAVOUR))
 BENCH     := $(BUILD)/bench
 # BENCH_WITHOUT=0005: each kernel also without that fix, a column of its
 # own ("7.3 base -0005"); the report gives the ratios of the contended
-# hand-off (tools/bench-without.sh).
+# hand-off (tools/bench/bench-without.sh).
 BENCH_WITHOUT ?=
 bench:
 	@$(ROOT)/tools/deps.sh
-	@$(STAGE) bench-host $(ROOT)/tools/run-bench.sh host $(BENCH)/bin $(BENCH_SCALE)
+	@$(STAGE) bench-host $(ROOT)/tools/bench/run-bench.sh host $(BENCH)/bin $(BENCH_SCALE)
 	@$(foreach k,$(BENCH_PINS),$(foreach f,$(BENCH_FLAVOURS),\
 		$(MAKE) --no-print-directory bench-guest KERNEL=$(k) FLAVOUR=$(f) &&\
 		$(if $(BENCH_WITHOUT),$(MAKE) --no-print-directory bench-guest-without \
 			KERNEL=$(k) FLAVOUR=$(f) &&))) true
 	@$(firstword $(wildcard /usr/bin/python3) python3) \
-		$(ROOT)/tools/bench-report.py $(BENCH) $(BENCH)/host.txt \
+		$(ROOT)/tools/bench/bench-report.py $(BENCH) $(BENCH)/host.txt \
 		$(foreach k,$(BENCH_PINS),$(foreach f,$(BENCH_FLAVOURS),\
 			"$(k) $(f)=$(BENCH)/guest-$(k)-$(f).log" \
 			$(if $(BENCH_WITHOUT),"$(k) $(f) -$(BENCH_WITHOUT)=$(BENCH)/guest-$(k)-$(f)-without-$(BENCH_WITHOUT).log")))
 
 bench-guest: kernel
-	@$(STAGE) bench-$(KERNEL)-$(FLAVOUR) $(ROOT)/tools/run-bench.sh guest \
+	@$(STAGE) bench-$(KERNEL)-$(FLAVOUR) $(ROOT)/tools/bench/run-bench.sh guest \
 		$(SRC) $(OBJ) $(BENCH)/bin $(BENCH_SCALE) \
 		$(BENCH)/guest-$(KERNEL)-$(FLAVOUR).log $(QEMU_OPTS)
 
 bench-guest-without: kernel export-check
 	@$(STAGE) bench-$(KERNEL)-$(FLAVOUR)-without-$(BENCH_WITHOUT) \
-		$(ROOT)/tools/bench-without.sh $(BENCH_WITHOUT) \
+		$(ROOT)/tools/bench/bench-without.sh $(BENCH_WITHOUT) \
 		$(SRC) $(OBJ) $(BENCH)/bin $(BENCH_SCALE) \
 		$(BENCH)/guest-$(KERNEL)-$(FLAVOUR)-without-$(BENCH_WITHOUT).log $(QEMU_OPTS)
 
@@ -398,7 +399,7 @@ check:
 	@$(MAKE) --no-print-directory lava-validate
 	@$(MAKE) --no-print-directory apply-check KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory bisect-check KERNEL=$(MAINLINE) BUILT=1
-	@$(ROOT)/tools/verdict.py --summary \
+	@$(ROOT)/tools/judge/verdict.py --summary \
 		$(foreach n,$(MATRIX_SMP),$(LOGS)/$(call bootlog,$(MAINLINE),$(n)).json) \
 		$(foreach k,$(filter-out $(MAINLINE),$(PINS)),\
 			$(foreach n,$(STABLE_SMP),$(LOGS)/$(call bootlog,$(k),$(n)).json)) \
@@ -437,7 +438,7 @@ PY3       := /usr/bin/python3
 SERIES_COMMIT = $(shell c=$$(git -C $(ROOT) rev-parse HEAD 2>/dev/null) || c=unknown; \
 	git -C $(ROOT) diff --quiet HEAD 2>/dev/null || c=$$c-dirty; echo $$c)
 # lava_job DIR,CELL,INITRAMFS,VCPUS[,MORE]: DIR/CELL/ for this kernel.
-lava_job = $(STAGE) lava-job-$(2) $(PY3) $(ROOT)/tools/lava-job.py --out $(1)/$(2) \
+lava_job = $(STAGE) lava-job-$(2) $(PY3) $(ROOT)/tools/lava/lava-job.py --out $(1)/$(2) \
 	--kernel $(BZIMAGE) --initrd $(3) --smp $(4) --pin $(KERNEL) --flavour $(FLAVOUR) \
 	--commit $(SERIES_COMMIT) $(if $(IMAGES_URL),--images-url $(IMAGES_URL)) \
 	$(if $(LAVA_KVM),--kvm,$(if $(LAVA_TSC_KHZ),--tsc-khz $(LAVA_TSC_KHZ))) $(5)
@@ -461,7 +462,7 @@ endif
 
 lava-validate:
 	@$(ROOT)/tools/deps.sh --lava
-	@$(STAGE) lava-validate $(ROOT)/tools/lava-check.sh validate $(LAVA)
+	@$(STAGE) lava-validate $(ROOT)/tools/lava/lava-check.sh validate $(LAVA)
 
 # The jobs of the whole matrix, validated; then one cell run for real by
 # lava-run and by run-qemu.sh, three times: the real suite (pass), the
@@ -477,7 +478,7 @@ lava-check: lava-jobs
 LAVA_RUNS := $(BUILD)/lava-check
 lava_agree = $(call lava_job,$(LAVA_RUNS)/$(1),$(KERNEL)-$(FLAVOUR)-smp$(SMP),$(3),$(SMP),\
 		$(if $(4),--append $(4))) && \
-	$(STAGE) lava-$(1) $(ROOT)/tools/lava-check.sh agree $(2) $(LAVA_RUNS)/$(1) \
+	$(STAGE) lava-$(1) $(ROOT)/tools/lava/lava-check.sh agree $(2) $(LAVA_RUNS)/$(1) \
 		$(LAVA_RUNS)/$(1)/$(KERNEL)-$(FLAVOUR)-smp$(SMP)/job.yaml \
 		$(QEMU_OPTS) --initrd $(3) --smp $(SMP) $(if $(4),--append $(4))
 
@@ -491,7 +492,7 @@ lava-agree: initramfs
 
 repin:
 	@$(ROOT)/tools/deps.sh
-	@$(ROOT)/tools/repin.sh
+	@$(ROOT)/tools/kernel/repin.sh
 
 clean:
 	rm -rf $(BUILD)/obj-* $(BUILD)/initramfs-* $(GUESTBIN) $(BUILD)/logs

@@ -19,11 +19,11 @@ pkgs=(
 	qemu-system-x86             # the guest
 	busybox-static              # the guest shell
 	python3 python3.11          # harness, .tst runner (host and guest)
-	python3-yaml                # LAVA jobs and logs (tools/lava-*.py)
+	python3-yaml                # LAVA jobs and logs (tools/lava/)
 	rt-tests                    # pi_stress, pip_stress, cyclictest in the guest
 	git perl                    # export / checkpatch
 	file
-	shellcheck                  # make lint on the harness's own scripts
+	shellcheck pyflakes3        # make lint on the harness's own scripts
 	python3-matplotlib          # make bench plots
 )
 check=0

@@ -12,7 +12,7 @@
 #   --timeout SECS   wall-clock limit for the whole run (default 1800),
 #                    multiplied by $TIMEOUT_FACTOR (default 1) on slow hosts
 #   --accel A        auto (default): KVM when a guest vCPU ran under it
-#                    (tools/kvm-probe.sh), else TCG; a KVM boot that
+#                    (tools/guest/kvm-probe.sh), else TCG; a KVM boot that
 #                    breaks before the suites begin runs again under TCG,
 #                    once.  kvm: KVM or exit 2.  tcg: TCG.
 #   --log FILE       serial log (default build/logs/run-<date>.log); the
@@ -21,7 +21,7 @@
 #   --no-test-mode   do not add panic_on_warn=1
 #
 # Prints the accelerator chosen and why, then the QEMU command.  Exit
-# status, as tools/verdict.py decides it: 0 pass; 1 test failure (a suite
+# status, as tools/judge/verdict.py decides it: 0 pass; 1 test failure (a suite
 # failed, a crash signature after the suites began, a hang in a suite);
 # 2 infrastructure failure (bad options, QEMU did not start, the guest
 # never reached its suites, or stopped before the first one).
@@ -65,11 +65,11 @@ case $factor in ''|*[!0-9]*|0) infra "TIMEOUT_FACTOR wants a positive integer, n
 timeout=$((timeout * factor))
 command -v qemu-system-x86_64 >/dev/null || infra "qemu-system-x86_64 not installed (make deps)"
 
-# The accelerator.  KVM only after it ran a vCPU here (tools/kvm-probe.sh,
+# The accelerator.  KVM only after it ran a vCPU here (tools/guest/kvm-probe.sh,
 # with the CPU model of the boot): a /dev/kvm that opens may still abort
 # QEMU or never run the guest.  The first line says what and why.
 probe() {
-	"$PIFUTEX_ROOT/tools/kvm-probe.sh" --cpu host || true
+	"$PIFUTEX_ROOT/tools/guest/kvm-probe.sh" --cpu host || true
 }
 fallback=0
 case $accel in
@@ -174,7 +174,7 @@ boot() {
 	qpid=
 }
 
-# judge ACCEL LOG SECS [VERDICT-ARGS...]: tools/verdict.py on LOG, its
+# judge ACCEL LOG SECS [VERDICT-ARGS...]: tools/judge/verdict.py on LOG, its
 # .json beside it; sets vrc (0 pass, 1 fail, 2 infra).
 judge() {
 	local acc=$1 out=$2 secs=$3 args
@@ -189,7 +189,7 @@ judge() {
 		args+=(--qemu-rc "$qrc")
 	fi
 	set +e
-	"$PIFUTEX_ROOT/tools/verdict.py" "${args[@]}" "$out"
+	"$PIFUTEX_ROOT/tools/judge/verdict.py" "${args[@]}" "$out"
 	vrc=$?
 	set -e
 }

@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-"""tools/bench-report.py: one table for the host and every kernel."""
+"""tools/bench/bench-report.py: one table for the host and every kernel."""
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import unittest
+from paths import tool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPORT = os.path.join(os.path.dirname(os.path.dirname(HERE)), 'tools',
-                      'bench-report.py')
+REPORT = tool('bench-report.py')
 
 
 TSC = '[    1.9] clocksource: Switched to clocksource tsc\n'

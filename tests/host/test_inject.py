@@ -1,20 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
 """Host tests of the bug-injection corpus (tests/inject/) and of
-tools/inject-report.py on made-up boots."""
+tools/prove/inject-report.py on made-up boots."""
 import glob
 import importlib
 import json
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import unittest
+from paths import ROOT, import_path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 CORPUS = os.path.join(ROOT, 'tests', 'inject')
-sys.path.insert(0, os.path.join(ROOT, 'tools'))
+import_path('verdict.py')
+import_path('inject-report.py')
 report = importlib.import_module('inject-report')
 
 FIELDS = ('Name', 'Upstream', 'Checked', 'Year', 'Class', 'Flavour', 'Bug',
@@ -166,14 +166,14 @@ class ReportTest(unittest.TestCase):
     def test_cli_totals(self):
         self.boot('det', [suite('futex-pi', 'fail', {'eperm': 'fail'})])
         self.boot('missed', [suite('futex-pi', 'pass')])
-        p = subprocess.run([os.path.join(ROOT, 'tools', 'inject-report.py'),
+        p = subprocess.run([os.path.join(ROOT, 'tools', 'prove', 'inject-report.py'),
                             self.corpus, self.out], capture_output=True,
                            text=True)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn('our suites catch 1 of 2 deterministically', p.stdout)
         self.assertIn('in-tree futex selftests catch 0 of 2', p.stdout)
         plot = os.path.join(self.dir, 'r.svg')
-        subprocess.run([os.path.join(ROOT, 'tools', 'inject-report.py'),
+        subprocess.run([os.path.join(ROOT, 'tools', 'prove', 'inject-report.py'),
                         '--svg', plot, self.corpus, self.out], check=True,
                        capture_output=True)
         with open(plot, encoding='utf-8') as f:
@@ -185,7 +185,7 @@ class ReportTest(unittest.TestCase):
                                       'race-only, not caught': '0',
                                       'in-tree futex selftests': '0'})
         # The negative control: the named test must have failed.
-        tool = os.path.join(ROOT, 'tools', 'inject-report.py')
+        tool = os.path.join(ROOT, 'tools', 'prove', 'inject-report.py')
         ok = subprocess.run([tool, '--expect', 'futex-pi:eperm', self.corpus,
                              self.out, 'det'], capture_output=True, text=True)
         self.assertEqual(ok.returncode, 0, ok.stdout)

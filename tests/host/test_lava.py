@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Host tests of the LAVA jobs (tools/lava-job.py) and of the verdict
-read back from a LAVA log (tools/lava-verdict.py)."""
+"""Host tests of the LAVA jobs (tools/lava/lava-job.py) and of the verdict
+read back from a LAVA log (tools/lava/lava-verdict.py)."""
 import hashlib
 import importlib.util
 import json
@@ -13,16 +13,15 @@ import tempfile
 import unittest
 
 import yaml
+from paths import tool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-TOOLS = os.path.join(ROOT, 'tools')
 LOGS = os.path.join(HERE, 'logs')
 
 
 def load(name):
     spec = importlib.util.spec_from_file_location(
-        name.replace('-', '_'), os.path.join(TOOLS, name + '.py'))
+        name.replace('-', '_'), tool(name + '.py'))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -50,7 +49,7 @@ class LavaJobTest(unittest.TestCase):
         shutil.rmtree(self.tmp)
 
     def make(self, cell, *extra, smp='2', flavour='debug'):
-        return run(os.path.join(TOOLS, 'lava-job.py'),
+        return run(tool('lava-job.py'),
                    '--out', os.path.join(self.tmp, 'lava', cell),
                    '--kernel', self.kernel, '--initrd', self.initrd,
                    '--smp', smp, '--pin', '7.3', '--flavour', flavour,
@@ -208,7 +207,7 @@ class LavaVerdictTest(unittest.TestCase):
         path = os.path.join(self.tmp, 'lava.log')
         with open(path, 'w') as f:
             f.write(text)
-        return run(os.path.join(TOOLS, 'lava-verdict.py'), *opts, path)
+        return run(tool('lava-verdict.py'), *opts, path)
 
     def guest(self, *cases, end='pi-futex: guest end rc=0', ok=True):
         text = entry('target', '[    5.0] Run /init as init process')
@@ -286,9 +285,9 @@ class LavaVerdictTest(unittest.TestCase):
         for name, rc in (('lava-negative', 1), ('lava-panic', 2)):
             log = os.path.join(LOGS, name + '.log')
             ref = os.path.join(LOGS, name + '.run-qemu.json')
-            p = run(os.path.join(TOOLS, 'lava-verdict.py'), log)
+            p = run(tool('lava-verdict.py'), log)
             self.assertEqual(p.returncode, rc, p.stdout)
-            p = run(os.path.join(TOOLS, 'lava-verdict.py'), '--compare',
+            p = run(tool('lava-verdict.py'), '--compare',
                     ref, log)
             self.assertEqual(p.returncode, 0, p.stdout)
             self.assertIn('agrees with run-qemu.sh', p.stdout)
@@ -305,7 +304,7 @@ class LavaVerdictTest(unittest.TestCase):
         path = os.path.join(self.tmp, 'ref.json')
         with open(path, 'w') as f:
             json.dump(ref, f)
-        p = run(os.path.join(TOOLS, 'lava-verdict.py'), '--compare', path,
+        p = run(tool('lava-verdict.py'), '--compare', path,
                 log)
         self.assertEqual(p.returncode, 1, p.stdout)
         self.assertIn('extra_case: run-qemu.sh pass, LAVA none', p.stdout)
@@ -314,7 +313,7 @@ class LavaVerdictTest(unittest.TestCase):
         ref['verdict'] = 'pass'
         with open(path, 'w') as f:
             json.dump(ref, f)
-        p = run(os.path.join(TOOLS, 'lava-verdict.py'), '--compare', path,
+        p = run(tool('lava-verdict.py'), '--compare', path,
                 log)
         self.assertIn('outcome: LAVA fail, run-qemu.sh pass', p.stdout)
 

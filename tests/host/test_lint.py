@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""tools/check-patch-headers.py on good and broken patch mails."""
+"""tools/mail/check-patch-headers.py on good and broken patch mails."""
 import os
 import shutil
 import subprocess
@@ -9,7 +9,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-CHECK = os.path.join(ROOT, 'tools', 'check-patch-headers.py')
+CHECK = os.path.join(ROOT, 'tools', 'mail', 'check-patch-headers.py')
 
 GOOD = '''From 0123 Mon Sep 17 00:00:00 2001
 From: A Developer <a@example.org>

@@ -5,16 +5,14 @@ import io
 import json
 import os
 import shutil
-import stat
 import subprocess
 import sys
 import tarfile
 import tempfile
 import unittest
+from paths import ROOT, import_path, tool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-TOOLS = os.path.join(ROOT, 'tools')
 
 
 def write(path, text, mode=0o644):
@@ -39,7 +37,7 @@ class KconfigVerifyTest(unittest.TestCase):
     def verify(self, dotconfig, fragment):
         write(os.path.join(self.tmp, '.config'), dotconfig)
         write(os.path.join(self.tmp, 'frag.config'), fragment)
-        return sh([sys.executable, os.path.join(TOOLS, 'kconfig-verify.py'),
+        return sh([sys.executable, tool('kconfig-verify.py'),
                    os.path.join(self.tmp, '.config'),
                    os.path.join(self.tmp, 'frag.config')])
 
@@ -70,7 +68,7 @@ class KconfigVerifyTest(unittest.TestCase):
         write(os.path.join(self.tmp, 'base.config'), 'CONFIG_PREEMPT=y\n')
         write(os.path.join(self.tmp, 'rt.config'),
               'CONFIG_PREEMPT_RT=y\n# CONFIG_PREEMPT is not set\n')
-        args = [sys.executable, os.path.join(TOOLS, 'kconfig-verify.py'),
+        args = [sys.executable, tool('kconfig-verify.py'),
                 os.path.join(self.tmp, '.config')]
         p = sh(args + [os.path.join(self.tmp, 'base.config'),
                        os.path.join(self.tmp, 'rt.config')])
@@ -91,7 +89,7 @@ class KconfigVerifyTest(unittest.TestCase):
             if frag.endswith('.config'):
                 path = os.path.join(ROOT, 'kernel-config', frag)
                 p = sh([sys.executable,
-                        os.path.join(TOOLS, 'kconfig-verify.py'), path, path])
+                        tool('kconfig-verify.py'), path, path])
                 self.assertEqual(p.returncode, 0, p.stderr)
 
     def test_every_option_has_a_reason(self):
@@ -161,7 +159,7 @@ esac
         env = dict(os.environ, PATH=self.bin + ':' + os.environ['PATH'],
                    XDG_CACHE_HOME=self.cache, PIN_FILE=pin, **extra)
         env.pop('KERNEL', None)
-        return sh([os.path.join(TOOLS, 'fetch-kernel.sh'),
+        return sh([tool('fetch-kernel.sh'),
                    os.path.join(self.build, 'linux-6.12.1-1_test')], env=env)
 
     def cache_files(self):
@@ -205,7 +203,7 @@ echo "$2 | 7.0.1-1 | http://mirror.invalid suite/main amd64 Packages"
         env = dict(os.environ, PATH=self.bin + ':' + os.environ['PATH'],
                    XDG_CACHE_HOME=self.cache, PIN_FILE=pin)
         env.pop('KERNEL', None)
-        p = sh([os.path.join(TOOLS, 'repin.sh')], env=env)
+        p = sh([tool('repin.sh')], env=env)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn('pin moved: 6.12.1-1~test -> 6.12.10-1~test', p.stderr)
         with open(pin) as f:
@@ -218,7 +216,7 @@ echo "$2 | 7.0.1-1 | http://mirror.invalid suite/main amd64 Packages"
 
     def test_unknown_kernel_is_named(self):
         env = dict(os.environ, KERNEL='5.99', XDG_CACHE_HOME=self.cache)
-        p = sh([os.path.join(TOOLS, 'fetch-kernel.sh'),
+        p = sh([tool('fetch-kernel.sh'),
                 os.path.join(self.build, 'linux-5.99')], env=env)
         self.assertNotEqual(p.returncode, 0)
         self.assertIn('unknown KERNEL=5.99; pins: 6.12 7.3', p.stderr)
@@ -316,7 +314,7 @@ class SeriesFixture:
     def apply(self):
         env = dict(os.environ, PATCHES_DIR=self.pdir,
                    SERIES_FILE=os.path.join(self.tmp, 'series'))
-        return sh([os.path.join(TOOLS, 'apply-series.sh'), self.src], env=env)
+        return sh([tool('apply-series.sh'), self.src], env=env)
 
     def read(self, path):
         with open(os.path.join(self.src, path)) as f:
@@ -408,7 +406,7 @@ class BisectCheckTest(SeriesFixture, unittest.TestCase):
     def bisect(self):
         env = dict(os.environ, PATCHES_DIR=self.pdir, KERNEL='7.3',
                    SERIES_FILE=os.path.join(self.tmp, 'series'))
-        return sh([os.path.join(TOOLS, 'bisect-check.sh'), self.src,
+        return sh([tool('bisect-check.sh'), self.src,
                    self.obj, self.frag], env=env)
 
     def applied(self):
@@ -500,7 +498,7 @@ class TarToGitTest(unittest.TestCase):
     def run_import(self, tarball, name='repo'):
         repo = os.path.join(self.tmp, name)
         subprocess.run(['git', 'init', '-q', '--bare', repo], check=True)
-        return repo, sh([os.path.join(TOOLS, 'tar-to-git.py'), tarball, repo,
+        return repo, sh([tool('tar-to-git.py'), tarball, repo,
                          'Debian x', 'nobody@localhost', '946684800',
                          'Linux x'])
 
@@ -553,7 +551,7 @@ class TarToGitTest(unittest.TestCase):
 
 # What a fake qemu-system-x86_64 does when asked for KVM, as the QEMU 7.2
 # of Debian 12 does on the hosts the name says.  run-qemu.sh's probe
-# (tools/kvm-probe.sh) passes -bios; a boot passes -kernel.
+# (tools/guest/kvm-probe.sh) passes -bios; a boot passes -kernel.
 KVM = {
     # No /dev/kvm.
     'absent': 'case "$*" in *accel=kvm*)\n'
@@ -578,19 +576,19 @@ KVM = {
 
 
 class KvmProbeTest(unittest.TestCase):
-    """tools/kvm-probe.sh's guest, run by the real QEMU under TCG."""
+    """tools/guest/kvm-probe.sh's guest, run by the real QEMU under TCG."""
 
     def test_probe_guest_reaches_its_marker_under_tcg(self):
         if not shutil.which('qemu-system-x86_64'):
             self.skipTest('qemu-system-x86_64 not installed')
-        p = sh([os.path.join(TOOLS, 'kvm-probe.sh'), '--accel', 'tcg',
+        p = sh([tool('kvm-probe.sh'), '--accel', 'tcg',
                 '--cpu', 'max'])
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         self.assertRegex(p.stdout, r'^kvm probe passed: a vCPU ran in '
                          r'\d+\.\d\ds\n$')
 
     def test_bad_usage_exits_2(self):
-        p = sh([os.path.join(TOOLS, 'kvm-probe.sh'), '--accel', 'hvf'])
+        p = sh([tool('kvm-probe.sh'), '--accel', 'hvf'])
         self.assertEqual(p.returncode, 2)
         self.assertIn("--accel wants kvm or tcg, not 'hvf'", p.stderr)
 
@@ -614,7 +612,7 @@ class RunQemuTest(unittest.TestCase):
               '#!/bin/sh\n' + KVM[kvm] + script, 0o755)
         env = dict(os.environ, PATH=self.bin + ':' + os.environ['PATH'])
         env.pop('TIMEOUT_FACTOR', None)
-        return sh([os.path.join(TOOLS, 'run-qemu.sh'), '--kernel',
+        return sh([tool('run-qemu.sh'), '--kernel',
                    os.path.join(self.tmp, 'bzImage'), '--initrd',
                    os.path.join(self.tmp, 'initrd'), '--log',
                    os.path.join(self.tmp, 'logs', 'x.log')] + list(extra),
@@ -806,7 +804,7 @@ if __name__ == '__main__':
 
 
 class ProveReportTest(unittest.TestCase):
-    """tools/prove-report.py on made-up verdicts."""
+    """tools/prove/prove-report.py on made-up verdicts."""
 
     EXPECT = ('# comment\n'
               '0001-fix-a.patch fails boost:t_a\n'
@@ -824,7 +822,7 @@ class ProveReportTest(unittest.TestCase):
             'problems': []}
 
     def run_report(self, full, without):
-        sys.path.insert(0, os.path.join(ROOT, 'tools'))
+        import_path('verdict.py')
         import importlib
         report = importlib.import_module('prove-report')
         with tempfile.NamedTemporaryFile('w', suffix='.txt',
@@ -837,7 +835,7 @@ class ProveReportTest(unittest.TestCase):
         return report.judge(expect, full, without)
 
     def test_flavour_rows_and_fix_prefix(self):
-        report = os.path.join(ROOT, 'tools', 'prove-report.py')
+        report = os.path.join(ROOT, 'tools', 'prove', 'prove-report.py')
         with tempfile.NamedTemporaryFile('w', suffix='.txt',
                                          delete=False) as f:
             f.write(self.EXPECT + '0007-fix-rt.patch fails boost:t_c rt\n'
@@ -858,7 +856,7 @@ class ProveReportTest(unittest.TestCase):
                          ['0007-fix-rt.patch'])
         self.assertEqual(listed('--flavour', 'debug', '--fix', '0007'), [])
         # Judged on rt, the rt-only fix needs its own boot.
-        sys.path.insert(0, os.path.join(ROOT, 'tools'))
+        import_path('verdict.py')
         import importlib
         mod = importlib.import_module('prove-report')
         full = self.verdict({'t_a': 'pass', 't_b': 'pass', 't_c': 'pass'})
@@ -875,7 +873,7 @@ class ProveReportTest(unittest.TestCase):
                        True), rows)
 
     def test_pin_rows_and_expected_warning(self):
-        sys.path.insert(0, os.path.join(ROOT, 'tools'))
+        import_path('verdict.py')
         import importlib
         mod = importlib.import_module('prove-report')
         with tempfile.NamedTemporaryFile('w', suffix='.txt',
@@ -887,7 +885,7 @@ class ProveReportTest(unittest.TestCase):
                          ['0001-fix-a.patch', '0003-fix-b.patch'])
         expect = mod.load_expect(f.name, 'debug', '0016', '7.3')
         self.assertEqual(expect[0], ['0016-fix-dl.patch'])
-        p = subprocess.run([os.path.join(ROOT, 'tools', 'prove-report.py'),
+        p = subprocess.run([os.path.join(ROOT, 'tools', 'prove', 'prove-report.py'),
                             '--list', '--warns', '--pin', '7.3', f.name],
                            capture_output=True, text=True)
         self.assertEqual(p.stdout.split(), ['0016-fix-dl.patch'])
@@ -912,7 +910,7 @@ class ProveReportTest(unittest.TestCase):
         self.assertEqual(problems, [f'without 0016-fix-dl.patch: {other}'])
 
     def test_may_warn_takes_a_warning_without_requiring_it(self):
-        sys.path.insert(0, os.path.join(ROOT, 'tools'))
+        import_path('verdict.py')
         import importlib
         mod = importlib.import_module('prove-report')
         with tempfile.NamedTemporaryFile('w', suffix='.txt',
@@ -921,7 +919,7 @@ class ProveReportTest(unittest.TestCase):
                     '0007-fix-rt.patch may-warn rt_mutex_lock_nested rt\n')
         self.addCleanup(os.unlink, f.name)
         expect = mod.load_expect(f.name, 'rt')
-        p = subprocess.run([os.path.join(ROOT, 'tools', 'prove-report.py'),
+        p = subprocess.run([os.path.join(ROOT, 'tools', 'prove', 'prove-report.py'),
                             '--list', '--warns', '--flavour', 'rt', f.name],
                            capture_output=True, text=True)
         self.assertEqual(p.stdout.split(), ['0007-fix-rt.patch'])
@@ -937,7 +935,7 @@ class ProveReportTest(unittest.TestCase):
         self.assertEqual(problems, [f'without 0007-fix-rt.patch: {other}'])
 
     def test_crash_row_needs_the_crash_in_its_function(self):
-        sys.path.insert(0, os.path.join(ROOT, 'tools'))
+        import_path('verdict.py')
         import importlib
         mod = importlib.import_module('prove-report')
         with tempfile.NamedTemporaryFile('w', suffix='.txt',
@@ -946,7 +944,7 @@ class ProveReportTest(unittest.TestCase):
                     '0007-fix-rt.patch crashes rtmutex.ww_case '
                     '__waiter_less rt\n')
         self.addCleanup(os.unlink, f.name)
-        p = subprocess.run([os.path.join(ROOT, 'tools', 'prove-report.py'),
+        p = subprocess.run([os.path.join(ROOT, 'tools', 'prove', 'prove-report.py'),
                             '--list', '--crashes', '--flavour', 'rt',
                             f.name], capture_output=True, text=True)
         self.assertEqual(p.stdout.split(), ['0007-fix-rt.patch',
@@ -1066,7 +1064,7 @@ class MailIdentityTest(unittest.TestCase):
         self.addCleanup(shutil.rmtree, src)
         write(os.path.join(src, 'Makefile'),
               'VERSION = 7\nPATCHLEVEL = 3\nSUBLEVEL = 4\n')
-        export = os.path.join(TOOLS, 'export-series.sh')
+        export = tool('export-series.sh')
         for dco in ('', 'Pi Futex Developers <pi-futex@example.org>'):
             p = self.sh(f'{export} export', PIFUTEX_SRC=src, PIFUTEX_DCO=dco)
             self.assertEqual(p.returncode, 1, p.stderr)

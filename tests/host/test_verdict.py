@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""tools/verdict.py on canned serial logs."""
+"""tools/judge/verdict.py on canned serial logs."""
 import json
 import os
 import shutil
@@ -8,10 +8,11 @@ import sys
 import tempfile
 import unittest
 
+from paths import import_path, tool
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-VERDICT = os.path.join(ROOT, 'tools', 'verdict.py')
-sys.path.insert(0, os.path.join(ROOT, 'tools'))
+VERDICT = tool('verdict.py')
+import_path('verdict.py')
 import verdict  # noqa: E402
 
 

@@ -10,7 +10,7 @@
 # and put the fix back, also when interrupted.  OBJ is left built without
 # the fix; the next `make kernel` rebuilds what the fix touches.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 prefix=${1:?usage: bench-without.sh FIX SRC OBJ BIN SCALE LOG RUN-QEMU-OPTIONS...}
 src=${2:?} obj=${3:?} bin=${4:?} scale=${5:?} log=${6:?}
@@ -24,6 +24,6 @@ check_export_work "$work"
 trap 'restore_fix' EXIT
 revert_fix "$work" "$src" "$fix"
 note "without $fix: ${REVERTED[*]}"
-"$PIFUTEX_ROOT/tools/build-kernel.sh" "$src" "$obj" >"${log%.log}.build" 2>&1 ||
+"$PIFUTEX_ROOT/tools/kernel/build-kernel.sh" "$src" "$obj" >"${log%.log}.build" 2>&1 ||
 	{ tail -n 20 "${log%.log}.build" >&2; die "the kernel without $fix does not build"; }
-"$PIFUTEX_ROOT/tools/run-bench.sh" guest "$src" "$obj" "$bin" "$scale" "$log" "$@"
+"$PIFUTEX_ROOT/tools/bench/run-bench.sh" guest "$src" "$obj" "$bin" "$scale" "$log" "$@"

@@ -5,10 +5,10 @@
 #
 # tinyconfig + fragments (scripts/kconfig/merge_config.sh) + olddefconfig,
 # done in a scratch output directory; every requested option is verified
-# to have survived (tools/kconfig-verify.py).  OBJ/.config is replaced only
+# to have survived (tools/kernel/kconfig-verify.py).  OBJ/.config is replaced only
 # when the result differs, so an unchanged config costs no rebuild.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 src=$(cd "${1:?usage: make-config.sh SRC OBJ FRAGMENT...}" && pwd)
 obj=${2:?usage: make-config.sh SRC OBJ FRAGMENT...}
@@ -31,7 +31,7 @@ kmake tinyconfig >"$scratch/log" 2>&1 || { cat "$scratch/log" >&2; die "make tin
 kmake olddefconfig >>"$scratch/log" 2>&1 || { cat "$scratch/log" >&2; die "make olddefconfig failed"; }
 # bisect-check builds patches that come before the options they add.
 if [ -z "${KCONFIG_NO_VERIFY:-}" ]; then
-	"$PIFUTEX_ROOT/tools/kconfig-verify.py" "$scratch/.config" "${frags[@]}" ||
+	"$PIFUTEX_ROOT/tools/kernel/kconfig-verify.py" "$scratch/.config" "${frags[@]}" ||
 		die "config options were dropped (see above); fix the fragments"
 fi
 if ! cmp -s "$scratch/.config" "$obj/.config"; then

@@ -13,7 +13,7 @@ up loaded (pure-Python .py files and lib-dynload extensions).  Each
 /usr/bin.  The shared libraries of the interpreter, of its extensions and
 of each PROG come from ldd.  Paths stay as on the host, so the
 interpreter finds its prefix in the guest the same way.  Every directory
-is printed once; tools/mkinitramfs.sh drops lines the static spec has.
+is printed once; tools/guest/mkinitramfs.sh drops lines the static spec has.
 """
 import os
 import shutil

@@ -7,7 +7,7 @@
 # futex_pi, futex_pi_boost and futex_pi_deadline) as static binaries, with the tree's own
 # selftest Makefile and the uapi headers of the built kernel, into OUT.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 src=${1:?usage: build-selftests.sh SRC OBJ OUT}
 obj=$(cd "${2:?}" && pwd)
 out=${3:?}

@@ -5,8 +5,8 @@
 usage: inject-report.py [--json FILE] [--markdown FILE] [--svg FILE]
                         [--expect SUITE:TEST] CORPUS OUTDIR [NAME...]
 
-CORPUS is tests/inject, OUTDIR the directory of tools/inject.sh, which
-holds NAME.json (tools/verdict.py --json) and NAME.log per entry; without
+CORPUS is tests/inject, OUTDIR the directory of tools/prove/inject.sh, which
+holds NAME.json (tools/judge/verdict.py --json) and NAME.log per entry; without
 NAME, every entry with a verdict there.  A suite caught a bug when it
 failed on the kernel that carries the bug: a failed subtest, a missed
 plan, a kill at its time limit, or a kernel crash while it ran (the last

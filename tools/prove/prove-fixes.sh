@@ -9,7 +9,7 @@
 # incrementally, boot the whole suite with RUN-QEMU-OPTIONS (the
 # Makefile's: the bzImage of OBJ, the initramfs, the vCPUs), and put it
 # back.  Then boot the full series once more, and let
-# tools/prove-report.py judge: each fix's tests must fail without it and
+# tools/prove/prove-report.py judge: each fix's tests must fail without it and
 # pass with the series, and nothing else may fail.
 #
 # "Without the fix" is the series with that one commit reverted by git
@@ -18,7 +18,7 @@
 # changes are copied into SRC and restored from the series afterwards,
 # also when this script is interrupted.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 src=${1:?usage: prove-fixes.sh SRC OBJ LOGDIR FLAVOUR FIX RUN-QEMU-OPTIONS...}
 obj=${2:?}
@@ -33,18 +33,18 @@ mkdir -p "$logs"
 
 select=(--flavour "$flavour" --pin "$PIN_LINE")
 [ -z "$only" ] || select+=(--fix "$only")
-fixes_out=$(python3 "$PIFUTEX_ROOT/tools/prove-report.py" --list "${select[@]}" "$expect") ||
+fixes_out=$(python3 "$PIFUTEX_ROOT/tools/prove/prove-report.py" --list "${select[@]}" "$expect") ||
 	die "$expect cannot be read"
 mapfile -t fixes < <(printf '%s\n' "$fixes_out" | sed '/^$/d')
 [ ${#fixes[@]} -gt 0 ] || die "$expect names no fix${only:+ starting with $only} for FLAVOUR=$flavour"
 fixes_group=$(series_mails | awk '$1 == "fixes" { print $2 }')
 # The fixes whose kernel without them WARNs ("warns" rows): booted without
 # panic_on_warn, so that the suites after the WARN still run.
-warns=$(python3 "$PIFUTEX_ROOT/tools/prove-report.py" --list --warns "${select[@]}" "$expect")
+warns=$(python3 "$PIFUTEX_ROOT/tools/prove/prove-report.py" --list --warns "${select[@]}" "$expect")
 # "PATCH GLOB TEXT": the kernel without PATCH crashes in the KUnit tests
 # GLOB.  It is booted once with only those, and once with no KUnit test
 # for its other rows.
-crashes=$(python3 "$PIFUTEX_ROOT/tools/prove-report.py" --list --crashes "${select[@]}" "$expect")
+crashes=$(python3 "$PIFUTEX_ROOT/tools/prove/prove-report.py" --list --crashes "${select[@]}" "$expect")
 
 check_export_work "$work"
 trap 'restore_fix' EXIT
@@ -66,7 +66,7 @@ for fix in "${fixes[@]}"; do
 	revert_fix "$work" "$src" "$fix"
 	name=prove-$PIN_LINE-$flavour-without-${fix%%-*}
 	note "without $fix: ${REVERTED[*]}"
-	"$PIFUTEX_ROOT/tools/build-kernel.sh" "$src" "$obj" >"$logs/$name.build" 2>&1 ||
+	"$PIFUTEX_ROOT/tools/kernel/build-kernel.sh" "$src" "$obj" >"$logs/$name.build" 2>&1 ||
 		{ tail -n 20 "$logs/$name.build" >&2; die "the kernel without $fix does not build"; }
 	opts=()
 	i=0
@@ -86,7 +86,7 @@ for fix in "${fixes[@]}"; do
 done
 
 name=prove-$PIN_LINE-$flavour-full
-"$PIFUTEX_ROOT/tools/build-kernel.sh" "$src" "$obj" >"$logs/$name.build" 2>&1 ||
+"$PIFUTEX_ROOT/tools/kernel/build-kernel.sh" "$src" "$obj" >"$logs/$name.build" 2>&1 ||
 	{ tail -n 20 "$logs/$name.build" >&2; die "the full series does not build"; }
 boot "$name"
-python3 "$PIFUTEX_ROOT/tools/prove-report.py" "${select[@]}" "$expect" "$logs/$name.json" "${reports[@]}"
+python3 "$PIFUTEX_ROOT/tools/prove/prove-report.py" "${select[@]}" "$expect" "$logs/$name.json" "${reports[@]}"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# lava-check.sh: the LAVA jobs of tools/lava-job.py, checked locally with
+# lava-check.sh: the LAVA jobs of tools/lava/lava-job.py, checked locally with
 # Debian's lava-dispatcher (installed by tools/deps.sh --lava) on a plain
 # QEMU device rendered from lava-server's own device type.
 #
@@ -12,14 +12,14 @@
 #       run JOB with lava-run (its log: OUTDIR/lava.log), and the same
 #       kernel and initramfs with tools/run-qemu.sh RUN-QEMU-OPTS (its
 #       log: OUTDIR/run-qemu.log); both verdicts must be EXPECT (pass,
-#       fail or infra) and tools/lava-verdict.py must find them in
+#       fail or infra) and tools/lava/lava-verdict.py must find them in
 #       agreement, suite by suite
 #
 # lava-run runs as root (sudo when not root).  Each run has its own job
 # id; lava-run's copy of the images under /var/lib/lava/dispatcher/tmp
 # is removed afterwards.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 PY=/usr/bin/python3     # the interpreter that has LAVA's modules
 sudo=
@@ -51,7 +51,7 @@ device_types() {
 
 # device JOB OUT: the device dictionary for JOB, in OUT.
 device() {
-	"$PY" "$PIFUTEX_ROOT/tools/lava-device.py" "$TEMPLATES" "$1" >"$2" ||
+	"$PY" "$PIFUTEX_ROOT/tools/lava/lava-device.py" "$TEMPLATES" "$1" >"$2" ||
 		die "cannot render a qemu device for $1"
 }
 
@@ -142,7 +142,7 @@ agree() {
 	[ "$got" = "$expect" ] ||
 		die "run-qemu.sh says $got where $expect was expected (see $out/run-qemu.out)"
 	set +e
-	"$PY" "$PIFUTEX_ROOT/tools/lava-verdict.py" --json "$out/lava.json" \
+	"$PY" "$PIFUTEX_ROOT/tools/lava/lava-verdict.py" --json "$out/lava.json" \
 		"$out/lava.log" >"$out/lava-verdict.out" 2>&1
 	rc=$?
 	set -e
@@ -150,7 +150,7 @@ agree() {
 	case $rc in 0) got=pass ;; 1) got=fail ;; *) got=infra ;; esac
 	[ "$got" = "$expect" ] ||
 		die "the LAVA job's verdict is $got where $expect was expected (see $out/lava.log)"
-	"$PY" "$PIFUTEX_ROOT/tools/lava-verdict.py" --compare "$out/run-qemu.json" \
+	"$PY" "$PIFUTEX_ROOT/tools/lava/lava-verdict.py" --compare "$out/run-qemu.json" \
 		"$out/lava.log" | grep -e 'differs' -e 'agree' -e 'DISAGREE' >&2 ||
 		die "LAVA and run-qemu.sh disagree on $job"
 }

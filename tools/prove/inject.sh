@@ -12,9 +12,9 @@
 # whole suite with RUN-QEMU-OPTIONS (the per-boot limit among them),
 # and take it out again, also when this script is interrupted.  The
 # boot's log and verdict go to OUTDIR/NAME.{log,json}, and
-# tools/inject-report.py judges them all.
+# tools/prove/inject-report.py judges them all.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 src=${1:?usage: inject.sh SRC OBJ OUTDIR FLAVOUR "BUG..." RUN-QEMU-OPTIONS...}
 obj=${2:?}
@@ -75,7 +75,7 @@ for e in "${entries[@]}"; do
 		applied=$out/$name.diff
 		note "$name: $(header Upstream "$e")"
 	fi
-	if ! "$PIFUTEX_ROOT/tools/build-kernel.sh" "$src" "$obj" >"$out/$name.build" 2>&1; then
+	if ! "$PIFUTEX_ROOT/tools/kernel/build-kernel.sh" "$src" "$obj" >"$out/$name.build" 2>&1; then
 		tail -n 20 "$out/$name.build" >&2
 		die "the kernel with $name does not build"
 	fi
@@ -86,5 +86,5 @@ for e in "${entries[@]}"; do
 	take_out
 done
 # The kernel in OBJ has the series again.
-"$PIFUTEX_ROOT/tools/build-kernel.sh" "$src" "$obj" >"$out/series.build" 2>&1 ||
+"$PIFUTEX_ROOT/tools/kernel/build-kernel.sh" "$src" "$obj" >"$out/series.build" 2>&1 ||
 	die "the series does not build again (see $out/series.build)"

@@ -10,10 +10,10 @@
 # bench's own --smp, --timeout and --append come after them and win) with
 # the same binary and rt-tests' cyclictest and pi_stress
 # (rootfs/tests/guest-bench.sh), serial log in LOG, its initramfs beside
-# it.  tools/bench-report.py then puts every side in one table and one
+# it.  tools/bench/bench-report.py then puts every side in one table and one
 # set of plots.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 out=$PIFUTEX_ROOT/build/bench
 mkdir -p "$out"
 mode=${1:?usage: run-bench.sh host|guest ...}
@@ -36,7 +36,7 @@ guest)
 	image=${log%.log}.cpio.gz
 	# run-qemu.sh gives every boot the TSC clocksource; bench-report.py
 	# checks that the guest timed with it.
-	"$PIFUTEX_ROOT/tools/mkinitramfs.sh" --src "$src" \
+	"$PIFUTEX_ROOT/tools/guest/mkinitramfs.sh" --src "$src" \
 		--release "$obj/include/config/kernel.release" --bindir "$bin" \
 		--runlist "$PIFUTEX_ROOT/rootfs/runlist-bench" \
 		--host-bin pi_stress --host-bin cyclictest --out "$image"

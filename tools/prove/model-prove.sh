@@ -15,7 +15,7 @@
 # the fix's patch reversed.  Exit 0 when every fix is found and the 0003
 # question comes out as recorded (v1 fails, today's passes), else 1.
 set -uo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -ge 2 ] || die "usage: model-prove.sh SRC OUTDIR [RUNS]"
 src=$(cd "$1" && pwd) || die "$1: no such tree"

@@ -20,7 +20,7 @@
 # a fresh mtime, so OBJ's next build recompiles just those.  Nothing else
 # may use SRC meanwhile.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 [ $# -gt 2 ] || die "usage: bisect-check.sh SRC OBJ FRAGMENT..."
 load_pin
 src=$1
@@ -70,9 +70,9 @@ for p in $patches; do
 		echo "bisect-check: $i/$total $p changes no kernel source, no build"
 		continue
 	fi
-	KCONFIG_NO_VERIFY=1 "$PIFUTEX_ROOT/tools/make-config.sh" "$src" "$obj" "$@" \
+	KCONFIG_NO_VERIFY=1 "$PIFUTEX_ROOT/tools/kernel/make-config.sh" "$src" "$obj" "$@" \
 		>/dev/null 2>&1 || die "config failed after $p"
-	if ! "$PIFUTEX_ROOT/tools/build-kernel.sh" "$src" "$obj" 2>"$top/error.log"; then
+	if ! "$PIFUTEX_ROOT/tools/kernel/build-kernel.sh" "$src" "$obj" 2>"$top/error.log"; then
 		sed 's/^/  | /' "$top/error.log" >&2
 		die "the kernel does not build after patch $i/$total: $p"
 	fi

@@ -13,7 +13,7 @@
 # checkpatch must run with SRC as its working directory: inside another
 # git work tree it checks the patch file as if it were a diff of that tree.
 set -uo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 src=$(cd "${1:?usage: checkpatch-series.sh SRC}" && pwd)
 [ -n "${SERIES_FILE:-}" ] || load_pin

@@ -17,7 +17,7 @@ each "crashes" row).
 
 FULL.json is the verdict of the kernel with the whole series, each
 WITHOUT.json the verdict of a kernel with only PATCH missing
-(tools/verdict.py --json, which names every subtest).
+(tools/judge/verdict.py --json, which names every subtest).
 
 Prints one row per test named in EXPECT: whether it failed without its
 fix and passed with the series.  Exits 0 only if every such test did

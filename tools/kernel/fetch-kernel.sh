@@ -11,7 +11,7 @@
 # written under a temporary name and renamed on success, so an
 # interrupted run leaves nothing half-written.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 src=${1:?usage: fetch-kernel.sh SRC}
 build=$(dirname "$src")

@@ -17,7 +17,7 @@
 # Builds the initramfs with the kernel's own gen_init_cpio from
 # rootfs/initramfs.spec plus generated lines; no root, no loop mounts.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 src='' release='' bindir='' out='' extra=''
 hostbins=() selftests=''
@@ -77,7 +77,7 @@ hostargs=()
 for b in ${hostbins[@]+"${hostbins[@]}"}; do
 	hostargs+=(--host-bin "$b")
 done
-"$PIFUTEX_ROOT/tools/initramfs-files.py" ${hostargs[@]+"${hostargs[@]}"} \
+"$PIFUTEX_ROOT/tools/guest/initramfs-files.py" ${hostargs[@]+"${hostargs[@]}"} \
 	"$python" "${modules[@]}" >"$work/dynamic" ||
 	die "cannot collect python3 and the host programs for the guest"
 # Only what the static spec does not have yet.

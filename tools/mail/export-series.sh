@@ -27,7 +27,7 @@
 # apply-fixes DIR: `git am` the mails in DIR (the mainline fixes series)
 #   onto a clean import of this pin: the stable backport check.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 mode=${1:?usage: export-series.sh export|export-check|apply-check|apply-fixes DIR}
 load_pin
@@ -56,7 +56,7 @@ import_base() {
 	rm -rf "$base" "$base.tmp"
 	git init -q --bare "$base.tmp" || die "git init of $base.tmp failed"
 	# A fixed identity and date make the import commit reproducible.
-	"$PIFUTEX_ROOT/tools/tar-to-git.py" "$tarball" "$base.tmp" \
+	"$PIFUTEX_ROOT/tools/kernel/tar-to-git.py" "$tarball" "$base.tmp" \
 		"Debian $PIN_PACKAGE" nobody@localhost 946684800 \
 		"Linux $upstream (Debian $PIN_PACKAGE $PIN_VERSION)" >/dev/null ||
 		die "git import of the pinned tree failed"

@@ -23,7 +23,7 @@
 # "kvm probe failed: REASON" (REASON: QEMU's first error line, or the
 # silence).  Exit status 0 passed, 1 failed, 2 bad usage.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 MARKER='pi-futex: vcpu ran'
 PROBE_SECS=10

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Turn the log of a LAVA job (tools/lava-job.py) into the project's verdict.
+"""Turn the log of a LAVA job (tools/lava/lava-job.py) into the project's verdict.
 
 usage: lava-verdict.py [--json FILE] [--compare RUN-QEMU.json] LOG
 
@@ -13,12 +13,12 @@ message ("msg").  Read from it:
     is incomplete, LAVA's error type and message;
   * the serial output ("lvl: target" and "feedback"): the guest's begin
     and end markers with /init's exit status, and the crash signatures
-    of tools/verdict.py.
-The outcome follows tools/verdict.py's rules: pass; fail (a test case
+    of tools/judge/verdict.py.
+The outcome follows tools/judge/verdict.py's rules: pass; fail (a test case
 failed, a crash signature, the suites began and did not end, or /init
 reported a failure); infra (the guest never began its suites, or
 stopped before its first suite without a crash signature).  Exit status
-0, 1 or 2 as for tools/verdict.py.
+0, 1 or 2 as for tools/judge/verdict.py.
 
 --compare reads the .json verdict tools/run-qemu.sh wrote for the same
 cell and checks that both agree: the same outcome, and every suite and
@@ -34,8 +34,9 @@ import sys
 
 import yaml
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import verdict  # noqa: E402  (tools/verdict.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), 'judge'))
+import verdict  # noqa: E402  (tools/judge/verdict.py)
 
 SUITES = ('kunit', 'pi-futex')
 Loader = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)

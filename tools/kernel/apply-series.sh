@@ -15,7 +15,7 @@
 # them) and pushed again.  Unchanged patches below it are left alone, so
 # the kernel build stays incremental.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 src=${1:?usage: apply-series.sh SRC}
 [ -f "$src/Makefile" ] || die "$src is not a kernel tree"

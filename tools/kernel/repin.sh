@@ -6,7 +6,7 @@
 # its tarball.  The new tarball is verified and cached on the way, so the
 # next `make kernel` does not download again.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 load_pin
 pin=$PIN_FILE

@@ -4,7 +4,7 @@
 # present.  The full build log goes to OBJ/build.log; on failure its error
 # lines are shown.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 src=${1:?usage: build-kernel.sh SRC OBJ}
 obj=${2:?usage: build-kernel.sh SRC OBJ}
 cc=gcc
