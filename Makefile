@@ -29,9 +29,12 @@ GUESTBIN  := $(BUILD)/guest-bin
 SELFTESTS := $(BUILD)/selftests-$(KERNEL)-$(FLAVOUR)
 LOGS      := $(BUILD)/logs
 # Boot settings (tools/run-qemu.sh --help); TIMEOUT empty means
-# run-qemu.sh's default.
-SMP       ?= 2
-MEM       ?= 512M
+# run-qemu.sh's default for the flavour.  The defaults are those of the
+# boot description, tools/guest/machine.py.
+MACHINE   := $(ROOT)/tools/guest/machine.py
+DEFAULT_SMP := $(shell sed -n 's/^DEFAULT_SMP = //p' $(MACHINE))
+SMP       ?= $(DEFAULT_SMP)
+MEM       ?= $(shell sed -n "s/^DEFAULT_MEM = '\(.*\)'/\1/p" $(MACHINE))
 TIMEOUT   ?=
 ACCEL     ?= auto
 APPEND    ?=
@@ -55,60 +58,107 @@ endif
 	check-host check-negative shell clean distclean repin prove-fixes inject \
 	check-inject model model-prove
 
+# The help table: `make help` prints the "#:" lines as they are and,
+# for each "#= NAME text" line, NAME's value now and its text.  README's
+# "Targets and variables" is this output (a host test compares them).
+#: pi-futex targets:
+#:   make run          fetch, patch, build, boot, run the suites, print the verdict
+#:   make check        what CI runs: check-host, lint, model, the suite on the
+#:                     mainline pin at MATRIX_SMP vCPUs, on the other pins at
+#:                     STABLE_SMP and on mainline rt at RT_SMP, check-negative,
+#:                     check-inject, the LAVA jobs of those kernels validated,
+#:                     apply-check, bisect-check, and a summary of the boots
+#:   make check-full   check, prove-fixes on debug and rt, the rest of the rt
+#:                     matrix, the KASAN matrix, then lava-check
+#:   make check-host   host tests of the harness (tests/host), no kernel booted
+#:   make check-negative  a canned failing suite, booted: the verdict must be FAIL
+#:   make check-inject one bug of tests/inject booted with the suite that must
+#:                     catch it: the named test must fail
+#:   make lint         shellcheck and pyflakes of the harness; checkpatch
+#:                     --strict and the mail headers of every patch
+#:   make matrix       the whole guest suite at each of MATRIX_SMP vCPUs
+#:   make deps         install the Debian packages needed (done automatically)
+#:   make fetch        download, verify and extract the pinned kernel (pins/KERNEL)
+#:   make patch        apply the quilt series (incremental)
+#:   make config       merge kernel-config/ fragments, verify every option survived
+#:   make kernel       fetch, patch, config and bzImage
+#:   make selftests    the tree's futex selftests, static, for the guest
+#:   make guest-bins   the static guest programs of rootfs/tests/
+#:   make initramfs    BusyBox, python3, the guest suites, via gen_init_cpio
+#:   make shell        boot the kernel with an interactive BusyBox shell
+#:   make export       build/outgoing/KERNEL/{fixes,tester}/: mails and cover
+#:                     letters signed by DCO
+#:   make export-check the same mails with the placeholder identity (never mailed)
+#:   make apply-check  git am the exported mails onto a clean import, compare
+#:                     with quilt; git am the fixes onto every other pin
+#:   make apply-fixes  git am the mails of FIXES onto this pin
+#:   make bisect-check compile after each patch in turn what it can break
+#:   make prove-fixes  boot the series with each fix taken out: its tests must fail
+#:   make model        rtmutex.c of the patched tree in user space under a
+#:                     deterministic scheduler (tools/testing/rtmutex)
+#:   make model-prove  the model with each rt_mutex fix taken out, 60 s each
+#:   make inject       re-introduce each upstream PI bug of tests/inject, boot
+#:                     the suite, table of what caught it in build/inject/
+#:   make stress       rt-random 2000x50, futex-stress 60 s, bad-input 200000 calls
+#:   make campaign     rt-random alone: SCENARIOS from SEED, DL_PCT deadline picks
+#:   make soak         the fixes' timeout cases SOAK_RUNS times beside busy loops
+#:   make bench        PI fast path, hand-off, inversion on the host and every
+#:                     pin of BENCH_PINS; cyclictest under pi_stress in the
+#:                     guests; table and plots in build/bench/
+#:   make bench-guest  the guest half of bench for this kernel
+#:   make bench-guest-without  the same kernel without BENCH_WITHOUT's fix
+#:   make lava-jobs    build/lava/CELL/: kernel, initramfs and LAVA job of every
+#:                     cell of LAVA_KERNELS x LAVA_SMP, and the stress job
+#:   make lava-cell    the LAVA jobs of this kernel only
+#:   make lava-validate  every job of build/lava/: LAVA's schema, lava-run --validate
+#:   make lava-check   lava-jobs, lava-validate, lava-agree
+#:   make lava-agree   pass, fail and panic cells run by lava-run and by
+#:                     run-qemu.sh: the verdicts must agree
+#:   make repin        move pins/KERNEL to the newest served version of its line
+#:   make clean        remove build outputs, keep the extracted tree
+#:   make distclean    remove build/ entirely (the download cache stays)
+#:   make help         this text
+#= KERNEL the pin (pins/): mainline or a stable line
+#= FLAVOUR kernel-config fragments: base, debug, kasan or rt
+#= SMP vCPUs of a boot
+#= MEM guest memory
+#= ACCEL auto (KVM if a probe vCPU runs, else TCG), kvm or tcg
+#= TIMEOUT seconds per boot; empty: measured time of the flavour (machine.py)
+#= APPEND more kernel command line
+#= RTTEST_EXTRA a directory of extra .tst scenarios for the guest
+#= MATRIX_SMP the vCPU counts of make matrix
+#= STABLE_SMP vCPUs of the other pins' boots in make check
+#= RT_SMP vCPUs of the rt boots in make check
+#= DCO "Name <addr>" on the exported mails; empty: git's user
+#= FIX prove-fixes: only the fixes whose name starts so
+#= FIXES apply-fixes: a directory of another pin's fix mails
+#= BUGS inject: entries of tests/inject (default: those of FLAVOUR)
+#= INJECT_TIMEOUT inject: seconds per boot
+#= MODEL_RUNS model: seeds 1..N (0: for MODEL_BUDGET seconds)
+#= MODEL_BUDGET model: seconds per program, or of random runs
+#= MODEL_BOUND model: preemptions per schedule of its programs
+#= MODEL_ARGS model: more options (-C cycles, -p setprio)
+#= SEED campaign: first seed
+#= SCENARIOS campaign: scenarios
+#= DL_PCT campaign: percent of SCHED_DEADLINE picks
+#= SOAK_RUNS soak: runs per case
+#= BENCH_SCALE bench: work per figure (0.2: quick)
+#= BENCH_PINS bench: the pins
+#= BENCH_WITHOUT bench: also each kernel without this fix (0005)
+#= LAVA_KERNELS lava-jobs: PIN:FLAVOUR cells
+#= LAVA_SMP lava-jobs: vCPU counts
+#= LAVA_STRESS lava-jobs: PIN:FLAVOUR of the stress job
+#= LAVA_STRESS_SMP lava-jobs: vCPUs of the stress job
+#= IMAGES_URL lava-jobs: where the lab fetches the images
+#= LAVA_KVM lava-jobs: non-empty lets the lab use KVM
+#= LAVA_TSC_KHZ lava-jobs: the workers' TSC rate; empty: this machine's
+# TIMEOUT_FACTOR (environment) multiplies every boot's timeout.
+HELP_VARS := $(shell sed -n 's/^#= \([A-Z_0-9]*\) .*/\1/p' $(ROOT)/Makefile)
 help:
-	@echo "pi-futex targets:"
-	@echo "  make run        fetch, patch, build, boot, run the suites, print the verdict"
-	@echo "  make check      host tests, lint, the rtmutex model, the suite on $(MAINLINE) at SMP 1/2/4, on"
-	@echo "                  the other pins at SMP $(STABLE_SMP) and on $(MAINLINE) rt at SMP $(RT_SMP),"
-	@echo "                  two negative controls (a canned failure, an injected bug:"
-	@echo "                  make check-inject), the LAVA jobs of those kernels validated,"
-	@echo "                  apply-check, bisect-check (what CI runs)"
-	@echo "  make check-full make check, prove-fixes on debug and rt, the rest of the rt"
-	@echo "                  matrix, the KASAN flavour at SMP 1/2/4, then lava-check"
-	@echo "  make matrix     the whole guest suite at each of MATRIX_SMP='$(MATRIX_SMP)' vCPUs"
-	@echo "  make deps       install the Debian packages needed (done automatically)"
-	@echo "  make fetch      download + verify + extract the pinned kernel (pins/KERNEL)"
-	@echo "  make patch      apply the quilt series (incremental)"
-	@echo "  make config     merge kernel-config/ fragments, verify every option survived"
-	@echo "  make kernel     fetch + patch + config + bzImage"
-	@echo "  make initramfs  BusyBox + python3 + guest suites, via gen_init_cpio"
-	@echo "  make shell      boot the kernel with an interactive BusyBox shell"
-	@echo "  make lint       shellcheck of the scripts; checkpatch --strict and mail headers of every patch"
-	@echo "  make export     build/outgoing/KERNEL/{fixes,tester}/: mails + cover letters"
-	@echo "                  (DCO='Name <addr>', else git's user.name/user.email; never the placeholder)"
-	@echo "  make prove-fixes boot the series with each fix taken out: its tests must fail"
-	@echo "                  (the fixes tests/prove-fixes names for FLAVOUR; FIX=0007: one)"
-	@echo "  make apply-check  git am the exported mails onto a clean import, compare with quilt;"
-	@echo "                  git am the fixes onto every other pin"
-	@echo "  make bisect-check build the kernel after each patch in turn"
-	@echo "  make model     rtmutex.c of the patched tree in user space (tools/testing/rtmutex):"
-	@echo "                  random programs of seeds 1..MODEL_RUNS=$(MODEL_RUNS) (0: MODEL_BUDGET=$(MODEL_BUDGET) s),"
-	@echo "                  then every schedule of its programs/ with at most MODEL_BOUND=$(MODEL_BOUND)"
-	@echo "                  preemption(s); MODEL_ARGS='-C -p ...' widens the scope (docs/model.md)"
-	@echo "  make model-prove the model with each rt_mutex fix taken out (60 s each) and"
-	@echo "                  the 0003 question, in build/model-prove/"
-	@echo "  make stress     rt-random 2000x50, futex-stress 60 s, bad-input 200000 calls"
-	@echo "  make inject     re-introduce each upstream PI bug of tests/inject/ (the entries"
-	@echo "                  for FLAVOUR, or BUGS='name ...'), boot the suite, table of what"
-	@echo "                  caught it in build/inject/ ($(MAINLINE) only)"
-	@echo "  make campaign   rt-random alone: SCENARIOS=N from SEED=S, DL_PCT=P"
-	@echo "  make soak       the fixes' timeout selftest cases SOAK_RUNS=$(SOAK_RUNS) times beside busy loops"
-	@echo "  make bench      PI fast path / hand-off / inversion on the host and on every"
-	@echo "                  pin (BENCH_PINS), cyclictest latency under pi_stress in the"
-	@echo "                  guests; FLAVOUR=rt: rt beside debug; BENCH_WITHOUT=0005: each kernel also"
-	@echo "                  without that fix; table and plots in build/bench/"
-	@echo "  make lava-jobs  build/lava/CELL/: kernel, initramfs and LAVA job of every cell"
-	@echo "                  of LAVA_KERNELS='PIN:FLAVOUR ...' x LAVA_SMP, and the stress job"
-	@echo "                  (IMAGES_URL=: where the lab fetches them; LAVA_KVM=1: allow KVM)"
-	@echo "  make lava-validate  every job of build/lava/: LAVA's schema, lava-run --validate"
-	@echo "  make lava-check lava-jobs, lava-validate, then pass, fail and panic cells run by"
-	@echo "                  lava-run and by run-qemu.sh: the verdicts must agree"
-	@echo "  make repin      move pins/KERNEL to the newest served version of its line"
-	@echo "  make clean      remove build outputs, keep the extracted tree"
-	@echo "  make distclean  remove build/ entirely (the download cache stays)"
-	@echo "variables: KERNEL=$(KERNEL) ($(PINS)) FLAVOUR=$(FLAVOUR) (base|debug|kasan|rt)"
-	@echo "  SMP=$(SMP) MEM=$(MEM) ACCEL=$(ACCEL) (auto|kvm|tcg: auto is KVM if a probe vCPU runs, else TCG)"
-	@echo "  TIMEOUT=SECS APPEND='...' RTTEST_EXTRA=DIR TIMEOUT_FACTOR=N"
+	@sed -n 's/^#: \{0,1\}//p' $(ROOT)/Makefile
+	@echo "variables (make NAME=value; the value now):"
+	@$(foreach v,$(HELP_VARS),printf '  %-20s %s\n' '$(v)=$($(v))' \
+		"$$(sed -n 's/^#= $(v) //p' $(ROOT)/Makefile)";)
 
 deps:
 	@$(ROOT)/tools/deps.sh
@@ -153,7 +203,7 @@ initramfs: kernel guest-bins selftests
 		$(if $(RTTEST_EXTRA),--extra-tst $(RTTEST_EXTRA)))
 
 # The options of every boot of this kernel but its initramfs, vCPUs and log.
-QEMU_OPTS = --kernel $(BZIMAGE) --mem $(MEM) --accel $(ACCEL) \
+QEMU_OPTS = --kernel $(BZIMAGE) --mem $(MEM) --accel $(ACCEL) --flavour $(FLAVOUR) \
 	$(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(APPEND),--append "$(APPEND)")
 # boot LOG,IMAGE,VCPUS[,MORE]: boot build/initramfs-IMAGE.cpio.gz; serial log
 # build/logs/LOG.log and the verdict beside it as LOG.json.
@@ -177,20 +227,12 @@ shell: initramfs
 	$(ROOT)/tools/run-qemu.sh --shell $(QEMU_OPTS) --initrd $(INITRAMFS) \
 		--smp $(SMP)
 
-# BUILT=1: the kernel and its images are up to date, skip the stages that
-# would find so (a no-op config, build, selftests and initramfs take
-# about 40 s a kernel).  make check sets it for the stages after its
-# boots, which built everything.
-BUILT     ?=
-KERNEL_DEPS := $(if $(BUILT),,kernel)
-IMAGE_DEPS := $(if $(BUILT),,initramfs)
-
 # Host tests need the patched tree for scripts/rt-tester/.
 check-host: patch
 	@$(STAGE) host-tests env PIFUTEX_SRC=$(SRC) $(ROOT)/tests/host/run.sh
 
 # A canned failing suite, booted for real: the verdict must be FAIL.
-check-negative: $(IMAGE_DEPS)
+check-negative: initramfs
 	@$(call image,negative-$(KERNEL)-$(FLAVOUR),$(ROOT)/rootfs/runlist-negative)
 	@$(STAGE) negative $(ROOT)/tests/host/negative-boot.sh $(LOGS)/negative \
 		$(QEMU_OPTS) --initrd $(BUILD)/initramfs-negative-$(KERNEL)-$(FLAVOUR).cpio.gz
@@ -238,8 +280,8 @@ prove-fixes: export-check initramfs
 		$(SRC) $(OBJ) $(LOGS) $(FLAVOUR) "$(FIX)" \
 		$(QEMU_OPTS) --initrd $(INITRAMFS) --smp $(SMP)
 
-# Not part of check: a campaign, one build and boot per bug (README, "Bug
-# injection").  BUGS='name ...' picks entries of tests/inject/, whatever
+# Not part of check: a campaign, one build and boot per bug
+# (docs/inject.md).  BUGS='name ...' picks entries of tests/inject/, whatever
 # their flavour; without it, the entries for FLAVOUR.  The corpus is
 # written against the mainline pin with the series applied.
 INJECT := $(BUILD)/inject
@@ -261,7 +303,7 @@ inject: export-check initramfs
 INJECT_CONTROL      := unlock-by-non-owner
 INJECT_CONTROL_TEST := futex-pi:global.lock_pi_errors
 INJECT_CONTROL_DIR  := $(BUILD)/inject-control
-check-inject: $(IMAGE_DEPS)
+check-inject: initramfs
 	@mkdir -p $(INJECT_CONTROL_DIR)
 	@grep -E '^(sanity|$(firstword $(subst :, ,$(INJECT_CONTROL_TEST)))) ' \
 		$(ROOT)/rootfs/runlist >$(INJECT_CONTROL_DIR)/runlist
@@ -279,7 +321,7 @@ check-inject: $(IMAGE_DEPS)
 # then every schedule of each program of tools/testing/rtmutex/programs
 # with at most MODEL_BOUND preemptions (at most MODEL_BUDGET seconds
 # each).  In make check on the mainline pin.  Seed 186963 is the first
-# that fails on the series: an open bug (docs/model.md, C).
+# that fails on the series: an open bug (docs/bugs.md, 8).
 MODEL_RUNS   ?= 150000
 MODEL_BUDGET ?= 60
 MODEL_BOUND  ?= 1
@@ -300,7 +342,7 @@ model: patch
 model-prove: patch
 	@$(STAGE) model-prove $(ROOT)/tools/prove/model-prove.sh $(SRC) $(BUILD)/model-prove
 
-bisect-check: $(KERNEL_DEPS)
+bisect-check: kernel
 	@$(STAGE) bisect $(ROOT)/tools/kernel/bisect-check.sh $(SRC) $(OBJ) $(FRAGS)
 
 # Not part of check: randomized tester scenarios, futex stress and the
@@ -379,8 +421,8 @@ bench-guest-without: kernel export-check
 # of the series, and its PREEMPT_RT flavour boots at RT_SMP vCPUs; every
 # other pin (the stable targets) boots the whole suite at STABLE_SMP
 # vCPUs.
-STABLE_SMP ?= 2
-RT_SMP    ?= 2
+STABLE_SMP ?= $(DEFAULT_SMP)
+RT_SMP    ?= $(DEFAULT_SMP)
 # The kernels make check builds, as PIN:FLAVOUR: their LAVA jobs are
 # written and validated.
 CHECK_KERNELS := $(foreach k,$(PINS),$(k):debug) $(MAINLINE):rt
@@ -393,12 +435,12 @@ check:
 		$(MAKE) --no-print-directory matrix KERNEL=$(k) MATRIX_SMP="$(STABLE_SMP)" &&) true
 	@$(MAKE) --no-print-directory matrix KERNEL=$(MAINLINE) FLAVOUR=rt \
 		MATRIX_SMP="$(RT_SMP)"
-	@$(MAKE) --no-print-directory check-negative KERNEL=$(MAINLINE) BUILT=1
-	@$(MAKE) --no-print-directory check-inject KERNEL=$(MAINLINE) BUILT=1
-	@$(MAKE) --no-print-directory lava-jobs LAVA_KERNELS="$(CHECK_KERNELS)" BUILT=1
+	@$(MAKE) --no-print-directory check-negative KERNEL=$(MAINLINE)
+	@$(MAKE) --no-print-directory check-inject KERNEL=$(MAINLINE)
+	@$(MAKE) --no-print-directory lava-jobs LAVA_KERNELS="$(CHECK_KERNELS)"
 	@$(MAKE) --no-print-directory lava-validate
 	@$(MAKE) --no-print-directory apply-check KERNEL=$(MAINLINE)
-	@$(MAKE) --no-print-directory bisect-check KERNEL=$(MAINLINE) BUILT=1
+	@$(MAKE) --no-print-directory bisect-check KERNEL=$(MAINLINE)
 	@$(ROOT)/tools/judge/verdict.py --summary \
 		$(foreach n,$(MATRIX_SMP),$(LOGS)/$(call bootlog,$(MAINLINE),$(n)).json) \
 		$(foreach k,$(filter-out $(MAINLINE),$(PINS)),\
@@ -408,7 +450,7 @@ check:
 
 # Everything of check, then prove-fixes on the debug and the PREEMPT_RT
 # flavour, the rest of the PREEMPT_RT matrix and the KASAN flavour's
-# matrix on KERNEL (too slow for CI: see README, "Times").
+# matrix on KERNEL (too slow for CI: see docs/times.md).
 check-full: check
 	@$(MAKE) --no-print-directory prove-fixes KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory prove-fixes KERNEL=$(MAINLINE) FLAVOUR=rt
@@ -418,7 +460,7 @@ check-full: check
 	@$(MAKE) --no-print-directory lava-check
 	@echo "check-full: all stages passed"
 
-# LAVA (README, "Running in a LAVA lab"): one job per cell of the matrix,
+# LAVA (docs/lava.md): one job per cell of the matrix,
 # with the images it boots, in build/lava/CELL/.
 LAVA      := $(BUILD)/lava
 LAVA_FLAVOURS := debug kasan rt
@@ -427,12 +469,12 @@ LAVA_KERNELS ?= $(foreach k,$(MAINLINE) $(filter-out $(MAINLINE),$(PINS)),\
 LAVA_SMP  ?= 1 2 4
 # The stress runlist's job: one cell, PIN:FLAVOUR at LAVA_STRESS_SMP vCPUs.
 LAVA_STRESS ?= $(MAINLINE):debug
-LAVA_STRESS_SMP ?= 2
+LAVA_STRESS_SMP ?= $(DEFAULT_SMP)
 IMAGES_URL ?=
 LAVA_KVM  ?=
 # Under TCG the guest's TSC runs at the worker's rate: tsc_early_khz= in
-# the jobs (as run-qemu.sh does), this machine's rate unless told.
-LAVA_TSC_KHZ ?= $(shell awk -F: '/^cpu MHz/ { printf "%d", $$2 * 1000; exit }' /proc/cpuinfo)
+# the jobs (as run-qemu.sh does); empty: lava-job.py takes this machine's.
+LAVA_TSC_KHZ ?=
 PY3       := /usr/bin/python3
 # The series' commit: the checkout's, "-dirty" when the work tree differs.
 SERIES_COMMIT = $(shell c=$$(git -C $(ROOT) rev-parse HEAD 2>/dev/null) || c=unknown; \
@@ -450,7 +492,7 @@ lava-jobs:
 		KERNEL=$(word 1,$(subst :, ,$(kf))) FLAVOUR=$(word 2,$(subst :, ,$(kf))) &&) true
 	@echo "lava-jobs: $$(ls $(LAVA) | wc -l) job(s) in $(LAVA)"
 
-lava-cell: $(IMAGE_DEPS)
+lava-cell: initramfs
 	@$(foreach n,$(LAVA_SMP),\
 		$(call lava_job,$(LAVA),$(KERNEL)-$(FLAVOUR)-smp$(n),$(INITRAMFS),$(n)) &&) true
 ifneq ($(filter $(KERNEL):$(FLAVOUR),$(LAVA_STRESS)),)

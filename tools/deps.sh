@@ -1,14 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# deps.sh [--check] [--lava]: make sure the Debian packages the project
-# needs are installed; install the missing ones with apt-get (running
-# apt-get update first when the package lists are empty or stale).
-# --check only reports.  --lava adds LAVA's dispatcher, which only the
-# lava-* targets need (without its recommends: those are the daemons of
-# a lab's worker).
+# deps.sh [--check] [--lava]
+#
+# Make sure the Debian packages the project needs are installed; install
+# the missing ones with apt-get (running apt-get update first when the
+# package lists are empty or stale).
+#   --check   only report the missing packages, install nothing
+#   --lava    add LAVA's dispatcher, which only the lava-* targets need
+#             (without its recommends: those are the daemons of a lab's
+#             worker)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+help_option "$@"
 
 pkgs=(
 	gcc make libc6-dev          # kernel build, static guest binaries

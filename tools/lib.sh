@@ -19,6 +19,25 @@ note() {
 	printf '%s: %s\n' "${0##*/}" "$*" >&2
 }
 
+# help_option "$@": when the first argument is -h or --help, print the
+# tool's usage, its header comment (the comment block after the #! and
+# SPDX lines, without the leading "# "), on stdout and exit 0; else do
+# nothing.  Tools call it right after sourcing this file, before
+# anything with side effects.
+help_option() {
+	case ${1:-} in
+	-h | --help) ;;
+	*) return 0 ;;
+	esac
+	awk 'NR == 1 && /^#!/ { next }
+		/^# SPDX-License-Identifier:/ { next }
+		!/^#/ { exit }
+		{ sub(/^# ?/, "") }
+		!started && $0 == "" { next }
+		{ started = 1; print }' "$0"
+	exit 0
+}
+
 # Root of the repository (tools/..).
 PIFUTEX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 

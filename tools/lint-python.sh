@@ -1,18 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# lint-python.sh [DIR]: pyflakes (Debian's pyflakes3) on every Python file
-# of the repository (or of DIR) but build/ and .git/: the tools, the host
-# tests and the guest's helpers.  Fails on any finding.
+# lint-python.sh [DIR]
+#
+# Run pyflakes (Debian's pyflakes3) on every Python file of the
+# repository (or of DIR) but build/ and .git/: the tools, the host tests
+# and the guest's helpers.  Fails on any finding.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+help_option "$@"
 
-case ${1:-} in
--h | --help)
-	sed -n '4,6s/^# \{0,1\}//p' "$0"
-	exit 0
-	;;
-esac
 dir=${1:-$PIFUTEX_ROOT}
 command -v pyflakes3 >/dev/null || die "pyflakes3 not installed (make deps)"
 files=()

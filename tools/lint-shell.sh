@@ -1,14 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# lint-shell.sh [DIR]: shellcheck every shell script of the repository (or
-# of DIR): the files named *.sh and those whose first line starts a shell
+# lint-shell.sh [DIR]
+#
+# Run shellcheck on every shell script of the repository (or of DIR):
+# the files named *.sh and those whose first line starts a shell
 # (#!/bin/sh, #!/bin/bash), skipping build/ and .git/.  Sourced files are
 # followed from the script's own directory.  Fails on any finding; a
 # finding that is right to keep has a `# shellcheck disable=SCnnnn`
 # with its reason on the line above, never a blanket exclusion.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+help_option "$@"
 
 dir=${1:-$PIFUTEX_ROOT}
 command -v shellcheck >/dev/null || die "shellcheck not installed (make deps)"

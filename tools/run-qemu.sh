@@ -9,8 +9,12 @@
 #   --smp N          vCPUs (default 2)
 #   --mem SIZE       guest memory (default 512M)
 #   --append ARGS    extra kernel command line
-#   --timeout SECS   wall-clock limit for the whole run (default 1800),
-#                    multiplied by $TIMEOUT_FACTOR (default 1) on slow hosts
+#   --flavour F      the kernel's flavour (debug, rt, kasan, base): the
+#                    default timeout is then the measured time of the whole
+#                    suite on this many vCPUs (tools/guest/machine.py)
+#   --timeout SECS   wall-clock limit for the whole run (default: as
+#                    --flavour says, else 1800), multiplied by
+#                    $TIMEOUT_FACTOR (default 1) on slow hosts
 #   --accel A        auto (default): KVM when a guest vCPU ran under it
 #                    (tools/guest/kvm-probe.sh), else TCG; a KVM boot that
 #                    breaks before the suites begin runs again under TCG,
@@ -18,9 +22,9 @@
 #   --log FILE       serial log (default build/logs/run-<date>.log); the
 #                    verdict goes beside it as .json
 #   --shell          interactive BusyBox shell instead of the suites
-#   --no-test-mode   do not add panic_on_warn=1
 #
-# Prints the accelerator chosen and why, then the QEMU command.  Exit
+# The machine, CPU model, kernel command line and timeouts are those of
+# tools/guest/machine.py, which the LAVA jobs use too.  Prints the accelerator chosen and why, then the QEMU command.  Exit
 # status, as tools/judge/verdict.py decides it: 0 pass; 1 test failure (a suite
 # failed, a crash signature after the suites began, a hang in a suite);
 # 2 infrastructure failure (bad options, QEMU did not start, the guest
@@ -33,8 +37,10 @@ infra() {
 	die_with 2 "$@"
 }
 
-kernel='' initrd='' smp=2 mem=512M append='' timeout=1800 accel=auto
-log='' shell=0 testmode=1
+machine=$PIFUTEX_ROOT/tools/guest/machine.py
+# Empty: machine.py's default.
+kernel='' initrd='' smp='' mem='' append='' timeout='' accel=auto
+log='' shell=0 flavour=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift ;;
@@ -43,11 +49,11 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift ;;
 	--append) append=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
+	--flavour) flavour=$2; shift ;;
 	--accel) accel=$2; shift ;;
 	--log) log=$2; shift ;;
 	--shell) shell=1 ;;
-	--no-test-mode) testmode=0 ;;
-	-h|--help) sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) infra "unknown option $1 (see --help)" ;;
 	esac
 	shift
@@ -58,7 +64,11 @@ fi
 if [ -z "$initrd" ] || [ ! -r "$initrd" ]; then
 	infra "initramfs '${initrd}' not found (make initramfs)"
 fi
-case $smp in ''|*[!0-9]*|0) infra "--smp wants a positive number, not '$smp'" ;; esac
+case $smp in *[!0-9]*|0) infra "--smp wants a positive number, not '$smp'" ;; esac
+if [ -z "$timeout" ]; then
+	timeout=$(python3 "$machine" timeout ${flavour:+--flavour "$flavour"} \
+		${smp:+--smp "$smp"}) || infra "tools/guest/machine.py gave no timeout"
+fi
 case $timeout in ''|*[!0-9]*|0) infra "--timeout wants a positive number of seconds, not '$timeout'" ;; esac
 factor=${TIMEOUT_FACTOR:-1}
 case $factor in ''|*[!0-9]*|0) infra "TIMEOUT_FACTOR wants a positive integer, not '$factor'" ;; esac
@@ -98,37 +108,18 @@ if [ -z "$log" ]; then
 fi
 mkdir -p "$(dirname "$log")"
 
-# qemu_cmd ACCEL: the QEMU command of a boot under ACCEL, in qemu[].
-#
-# A fine-grained clocksource in every boot.  Without ACPI the kernel
-# finds no HPET or ACPI PM timer, and the config has no paravirtual
-# clock, which leaves the TSC.  Under TCG the kernel may find the vCPUs'
-# TSCs unsynchronized or fail to calibrate the TSC against the PIT
-# ("Fast TSC calibration failed"), and falls back to refined-jiffies:
-# 4 ms steps at HZ=250, too coarse for every timing bound of the suites.
-# tsc=reliable keeps the TSC (no watchdog against a jiffies clock); under
-# TCG the guest's TSC is the host's (QEMU reads the host's TSC), so
-# tsc_early_khz, the host's rate, spares the calibration.  Under KVM the
-# calibration works and is left to the kernel.  The sanity suite checks
-# the clocksource.
-#
-# The CPU: the host's under KVM, what KVM users expect; under TCG, max.
-# SeaBIOS' MP table (no ACPI in this config) lists one CPU per socket,
-# hence sockets=N below.  pifutex.smp lets the guest check it saw them all.
+# qemu_cmd ACCEL: the QEMU command of a boot under ACCEL, in qemu[], as
+# tools/guest/machine.py describes it (the TSC rate under TCG is this
+# machine's).
 qemu_cmd() {
-	local clock="tsc=reliable" cpu=max khz cmdline
-	if [ "$1" = tcg ]; then
-		khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
-		clock="$clock${khz:+ tsc_early_khz=$khz}"
-	else
-		cpu=host
-	fi
-	cmdline="console=ttyS0 panic=-1 oops=panic $clock pifutex.smp=$smp${append:+ $append}"
-	[ $testmode -eq 1 ] && [ $shell -eq 0 ] && cmdline="$cmdline panic_on_warn=1"
-	[ $shell -eq 1 ] && cmdline="$cmdline pifutex.shell=1"
-	qemu=(qemu-system-x86_64 -nodefaults -nographic -serial stdio -no-reboot
-		-machine "pc,accel=$1" -cpu "$cpu" -smp "$smp,sockets=$smp,cores=1,threads=1"
-		-m "$mem" -kernel "$kernel" -initrd "$initrd" -append "$cmdline")
+	local args=(qemu --kernel "$kernel" --initrd "$initrd" --accel "$1")
+	[ -n "$smp" ] && args+=(--smp "$smp")
+	[ -n "$mem" ] && args+=(--mem "$mem")
+	[ -n "$append" ] && args+=(--append "$append")
+	[ $shell -eq 1 ] && args+=(--shell)
+	mapfile -t qemu < <(python3 "$machine" "${args[@]}")
+	[ ${#qemu[@]} -gt 0 ] || infra "tools/guest/machine.py gave no QEMU command"
+	echo "run-qemu: timeout ${timeout}s"
 	printf '+ %s\n' "$(printf '%q ' "${qemu[@]}")"
 }
 

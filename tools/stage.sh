@@ -1,7 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# stage.sh NAME CMD...: run one pipeline stage and print one progress line
-# with its duration (or the failure).
+#
+# stage.sh NAME CMD...
+#
+# Run CMD as one pipeline stage of the Makefile and print one progress
+# line on stderr, "[stage] NAME ok" with its duration, or FAIL with CMD's
+# exit status; exits with CMD's status.
+case ${1:-} in
+-h | --help)
+	sed -n '4,8s/^# \{0,1\}//p' "$0"
+	exit 0
+	;;
+esac
+[ $# -ge 2 ] || { echo "usage: stage.sh NAME CMD... (see --help)" >&2; exit 2; }
 name=$1
 shift
 start=$(date +%s%N)

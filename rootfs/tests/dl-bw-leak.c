@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reproducer of a SCHED_DEADLINE bandwidth leak (README, "Bugs found",
- * 6), KTAP output (kselftest.h).  Not in the runlist: it fails on 7.3.
+ * Reproducer of a SCHED_DEADLINE bandwidth leak (docs/bugs.md, 6), KTAP output (kselftest.h).  Not in the runlist: it fails on 7.3.
  *
  *   dl-bw-leak asleep    a thread asleep in FUTEX_WAIT is made
  *                        SCHED_DEADLINE (5% of a CPU) by another thread

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reproducers of two SCHED_DEADLINE + PI futex bugs (README, "Bugs
- * found", 4 and 5), KTAP output (kselftest.h).  Not in the runlist:
+ * Reproducers of two SCHED_DEADLINE + PI futex bugs (docs/bugs.md, 4
+ * and 5), KTAP output (kselftest.h).  Not in the runlist:
  * both fail on the pinned kernels, and the second WARNs (a panic with
  * panic_on_warn).
  *

@@ -9,7 +9,8 @@
  *    them signals.  After every operation: the word names the caller
  *    exactly when it got the lock, unlock never fails (the stale-owner and
  *    spurious-EINVAL bug classes of commits cdf71a10c7b6 and
- *    89e9e66ba1b3), only documented errnos come back, and mutual
+ *    e626cb02ee83 ("futex: Prevent the reuse of stale pi_state")), only
+ *    documented errnos come back, and mutual
  *    exclusion holds (an owner slot and a counter per futex).  One
  *    acquisition in 256 sleeps 100 us in its critical section, so the
  *    contended paths run on one vCPU too.  The main

@@ -103,7 +103,7 @@ def policy_name(policy):
 
 
 def known_bug(op, status, norm, policy, left_dl_boosted=False):
-    """The README's "Bugs found" number of a known kernel bug that this
+    """The docs/bugs.md number of a known kernel bug that this
     policy change would hit, or 0.  Of a task boosted to SCHED_DEADLINE by
     a PI waiter, without that policy itself: 4, a move to another
     non-deadline policy fails with EBUSY (__sched_setscheduler() runs

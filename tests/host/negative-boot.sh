@@ -5,7 +5,7 @@
 #
 # Negative control for the whole pipeline: boot the real kernel with the
 # real sanity suite plus a canned failing suite (the image the Makefile
-# built from tests/host/negative-runlist, named in the options), and
+# built from rootfs/runlist-negative, named in the options), and
 # require run-qemu.sh to exit 1, a test failure, with that suite marked
 # FAIL and sanity still passing.  If this ever passes, the verdict is not
 # reading the guest.  The serial log is LOG.log.

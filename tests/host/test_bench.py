@@ -21,6 +21,19 @@ def side(pi_max, ratio, fastpath):
             f'BENCH fastpath pi-futex ratio_vs_futex {fastpath}\n')
 
 
+def guest(text):
+    """@text as the serial log of a bench guest: /init's markers around
+    one suite, pi-bench, whose result line is added unless @text has one."""
+    clock, _, body = text.partition(TSC)
+    if body and not body.endswith('\n'):
+        body += '\n'
+    result = '' if 'ok 1 pi-bench' in body else 'ok 1 pi-bench\n'
+    rc = 1 if 'not ok 1 pi-bench' in body else 0
+    return (clock + TSC + 'pi-futex: guest begin (7.3.4, 2 cpu)\n'
+            'KTAP version 1\n1..1\n' + body + result +
+            f'pi-futex: guest end rc={rc}\n')
+
+
 class BenchReportTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
@@ -36,7 +49,7 @@ class BenchReportTest(unittest.TestCase):
 
     def report(self, *guests):
         host = self.write('host.txt', side(1.01, 40.0, 1.10))
-        args = [f'{n}={self.write(n, t)}' for n, t in guests]
+        args = [f'{n}={self.write(n, guest(t))}' for n, t in guests]
         return subprocess.run(
             [sys.executable, REPORT, self.tmp, host, *args, '--no-plot'],
             capture_output=True, text=True)
@@ -119,7 +132,17 @@ class BenchReportTest(unittest.TestCase):
                          '# not ok 2 latency # cyclictest exit 1, '
                          'pi_stress exit 0\nnot ok 1 pi-bench\n'))
         self.assertEqual(p.returncode, 1, p.stdout)
-        self.assertIn('7.3 rt failed: not ok 1 pi-bench', p.stdout)
+        self.assertIn('7.3 rt failed: pi-bench: fail', p.stdout)
+
+    def test_guest_with_a_warning_fails(self):
+        # Every suite passed, but the kernel warned: verdict.py's crash
+        # signatures fail the bench as they fail any boot.
+        p = self.report(('7.3', TSC + side(1.01, 30.0, 1.3) +
+                         '[   20.1] WARNING: CPU: 1 PID: 90 at '
+                         'kernel/locking/rtmutex.c:1234 x+0x1/0x2\n'))
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn('7.3 failed: log:', p.stdout)
+        self.assertIn('kernel crash signature: WARNING: CPU: 1', p.stdout)
 
     def test_guest_without_name_is_usage(self):
         p = subprocess.run([sys.executable, REPORT, self.tmp,

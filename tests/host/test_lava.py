@@ -122,10 +122,10 @@ class LavaJobTest(unittest.TestCase):
         self.assertEqual(self.make('7.3-kasan-smp4', smp='4',
                                    flavour='kasan').returncode, 0)
         job = self.job('7.3-kasan-smp4')
-        want = 2 * 18 + LAVA_JOB.MARGIN
+        want = 2 * 18 + LAVA_JOB.machine.MARGIN_MINUTES
         self.assertEqual(job['actions'][2]['test']['timeout'],
                          {'minutes': want})
-        self.assertEqual(job['timeouts']['job'], {'minutes': want + 10})
+        self.assertEqual(job['timeouts']['job'], {'minutes': want + LAVA_JOB.JOB_EXTRA_MINUTES})
         # The monitors' wait for a line is the boot action's timeout.
         self.assertEqual(job['actions'][1]['boot']['timeout'],
                          {'minutes': want})
@@ -133,7 +133,7 @@ class LavaJobTest(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(self.job('7.3-debug-stress-smp2')['actions'][2]
                          ['test']['timeout'],
-                         {'minutes': 2 * 67 + LAVA_JOB.MARGIN})
+                         {'minutes': 2 * 67 + LAVA_JOB.machine.MARGIN_MINUTES})
 
     def test_bad_input(self):
         p = self.make('wrong-name')
@@ -142,7 +142,7 @@ class LavaJobTest(unittest.TestCase):
                       p.stderr)
         p = self.make('7.3-base-smp2', flavour='base')
         self.assertEqual(p.returncode, 2)
-        self.assertIn('no measured boot time for flavour base', p.stderr)
+        self.assertIn('the base flavour has no KUnit: no LAVA job', p.stderr)
         os.unlink(self.kernel)
         p = self.make('7.3-debug-smp2')
         self.assertEqual(p.returncode, 2)
@@ -180,11 +180,17 @@ def entry(lvl, msg):
                        'msg': msg}) + '\n'
 
 
+class Case(str):
+    """A LAVA test case entry, and what the serial line behind it was."""
+
+
 def case(suite, name, result):
-    return entry('results', {'definition': suite,
-                             'case': LAVA_VERDICT.case_id(name),
-                             'result': result, 'level': '3.1',
-                             'extra': {'test_case_id': name}})
+    c = Case(entry('results', {'definition': suite,
+                               'case': LAVA_VERDICT.case_id(name),
+                               'result': result, 'level': '3.1',
+                               'extra': {'test_case_id': name}}))
+    c.suite, c.name, c.result = suite, name, result
+    return c
 
 
 def job_result(ok=True):
@@ -212,7 +218,19 @@ class LavaVerdictTest(unittest.TestCase):
     def guest(self, *cases, end='pi-futex: guest end rc=0', ok=True):
         text = entry('target', '[    5.0] Run /init as init process')
         text += entry('target', 'pi-futex: guest begin (7.3.4, 2 cpu)')
-        text += ''.join(cases)
+        # The guest's KTAP on the serial line (what verdict.py judges),
+        # each result followed by the case LAVA's monitor made of it.
+        ktap = [c for c in cases
+                if isinstance(c, Case) and c.suite == 'pi-futex']
+        text += entry('target', 'KTAP version 1')
+        text += entry('target', f'1..{len(ktap)}')
+        for c in cases:
+            if c in ktap:
+                n = ktap.index(c) + 1
+                text += entry('target', {
+                    'pass': f'ok {n} {c.name}', 'fail': f'not ok {n} {c.name}',
+                    'skip': f'ok {n} {c.name} # SKIP'}[c.result])
+            text += c
         if end:
             text += entry('feedback', end)
         return text + job_result(ok)
@@ -231,6 +249,16 @@ class LavaVerdictTest(unittest.TestCase):
                                     end='pi-futex: guest end rc=1'))
         self.assertEqual(p.returncode, 1)
         self.assertIn('pi-futex: canned-failure: fail', p.stdout)
+
+    def test_serial_line_judged_like_run_qemu(self):
+        # The serial KTAP says "not ok" where LAVA's monitor recorded no
+        # failure: verdict.py's rules, which judge the serial lines, fail
+        # the job all the same.
+        text = self.guest(case('pi-futex', 'sanity', 'pass'))
+        text = text.replace('"ok 1 sanity"', '"not ok 1 sanity"')
+        p = self.verdict(text)
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn('lava-verdict: FAIL', p.stdout)
 
     def test_nonzero_rc_without_failing_case_fails(self):
         p = self.verdict(self.guest(case('pi-futex', 'sanity', 'pass'),

@@ -389,7 +389,10 @@ class BisectCheckTest(SeriesFixture, unittest.TestCase):
         '\t@mkdir -p $(O)/include/config\n'
         '\t@cat a.c b.c >$(O)/image\n'
         '\t@echo built >>$(O)/builds\n'
-        '\t@echo 1.0 >$(O)/include/config/kernel.release\n')
+        '\t@echo 1.0 >$(O)/include/config/kernel.release\n'
+        '.PHONY: sub/\nsub/:\n'
+        '\t@! grep -q broken sub/c.c\n'
+        '\t@echo sub >>$(O)/builds\n')
 
     def setUp(self):
         super().setUp()
@@ -416,8 +419,7 @@ class BisectCheckTest(SeriesFixture, unittest.TestCase):
         self.assertEqual(self.apply().returncode, 0)
         p = self.bisect()
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-        self.assertIn('bisect-check: 3/3 builds after 3-new.patch',
-                      p.stdout)
+        self.assertIn('bisect-check: 3/3 3-new.patch: bzImage', p.stdout)
         self.assertEqual(self.applied(),
                          ['1-a.patch', '2-b.patch', '3-new.patch'])
         self.assertEqual(self.read('b.c'), 'int b = 2;\n')
@@ -451,6 +453,27 @@ class BisectCheckTest(SeriesFixture, unittest.TestCase):
         self.assertEqual(self.applied(),
                          ['1-a.patch', '2-b.patch', '3-new.patch'])
         self.assertEqual(self.read('new.c'), 'int c;\n')
+
+    def test_patch_in_a_directory_compiles_that_directory(self):
+        # A source in a directory: that directory, not bzImage; broken,
+        # the failure names the patch.
+        for broken, want in ((False, 0), (True, 1)):
+            self.patch('4-sub.patch', 'sub/c.c', None,
+                       'broken\n' if broken else 'int c;\n')
+            self.series(['1-a.patch', '2-b.patch', '3-new.patch',
+                         '4-sub.patch'])
+            self.assertEqual(self.apply().returncode, 0)
+            p = self.bisect()
+            self.assertEqual(p.returncode, want, p.stdout + p.stderr)
+            if broken:
+                self.assertIn('sub/ do not compile after patch 4/4: '
+                              '4-sub.patch', p.stderr)
+            else:
+                self.assertIn('4/4 4-sub.patch: sub/ ', p.stdout)
+                with open(os.path.join(self.tmp, 'bisect', 'obj-7.3',
+                                       'builds')) as f:
+                    self.assertEqual(f.read().split(),
+                                     ['built', 'built', 'built', 'sub'])
 
     def test_unbuilt_tree_is_refused(self):
         self.assertEqual(self.apply().returncode, 0)

@@ -14,21 +14,27 @@ OUTDIR/inversion.png and OUTDIR/fastpath.png with matplotlib, and
 OUTDIR/latency.png when guests report cyclictest's wakeup latency under
 pi_stress (the "latency" section).  A side named "PIN rt" is compared
 with "PIN debug", the flavour PREEMPT_RT is layered on.  Exits 1 if a
-side has no results, a guest reported a KTAP "not ok", a guest's kernel did not end up on the TSC
-clocksource (its times would be in jiffies), or the inversion goal is
+side has no results, a guest's boot is not a pass by
+tools/judge/verdict.py (a failed suite, a WARN or another crash
+signature, a guest that did not finish), a guest's kernel did not end up
+on the TSC clocksource (its times would be in jiffies), or the inversion goal is
 missed (with PI, max wait <= 1.5 x the critical section; without PI,
 >= 20 x worse).
 """
+import argparse
 import csv
 import json
 import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), 'judge'))
+import verdict  # noqa: E402  (tools/judge/verdict.py)
+
 LINE_RE = re.compile(r'BENCH (\S+) (\S+) (\S+) (-?[0-9.]+)\s*$')
 ITER_RE = re.compile(r'BENCHITER inversion (\S+) (\d+) (-?[0-9.]+)\s*$')
 CLOCK_RE = re.compile(r'clocksource: Switched to clocksource (\S+)')
-NOT_OK_RE = re.compile(r'^\s*not ok \d+ .*')
 
 
 def clocksource(path):
@@ -43,9 +49,15 @@ def clocksource(path):
 
 
 def failures(path):
-    """The KTAP "not ok" lines of a guest's log."""
+    """Why a guest's boot is not a pass, by tools/judge/verdict.py (the
+    judge of every boot); empty when it is one."""
     with open(path, encoding='utf-8', errors='replace') as f:
-        return [m.group(0).strip() for m in map(NOT_OK_RE.match, f) if m]
+        v = verdict.parse(f.readlines())
+    outcome, reasons = verdict.decide(v)
+    if outcome == 'pass':
+        return []
+    return reasons + [f'{s["suite"]}: fail' for s in v['suites']
+                      if s['result'] == 'fail'] or [verdict.TITLE[outcome]]
 
 
 def parse(path):
@@ -197,17 +209,27 @@ def without_lines(sides):
     return out
 
 
+def side(text):
+    if '=' not in text:
+        raise argparse.ArgumentTypeError(f'{text!r}: want NAME=LOG')
+    return tuple(text.split('=', 1))
+
+
 def main(argv):
-    args = [a for a in argv[1:] if a != '--no-plot']
-    if len(args) < 3 or not all('=' in a for a in args[2:]):
-        print(__doc__.strip().splitlines()[3], file=sys.stderr)
-        return 2
-    outdir, host_out = args[:2]
+    p = argparse.ArgumentParser(
+        usage=__doc__.strip().splitlines()[3][len('usage: '):],
+        description='\n'.join(__doc__.strip().splitlines()[5:]),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument('outdir')
+    p.add_argument('host_output')
+    p.add_argument('guests', nargs='+', type=side, metavar='NAME=LOG')
+    p.add_argument('--no-plot', action='store_true')
+    args = p.parse_args(argv[1:])
+    outdir, host_out = args.outdir, args.host_output
     os.makedirs(outdir, exist_ok=True)
     sides = {'host': parse(host_out)}
     ok = True
-    for a in args[2:]:
-        name, _, log = a.partition('=')
+    for name, log in args.guests:
         sides[name] = parse(log)
         clock = clocksource(log)
         print(f'{name}: clocksource {clock}')
@@ -266,7 +288,7 @@ def main(argv):
         print(line)
     for line in without_lines(sides):
         print(line)
-    drawn = plot(outdir, sides) if '--no-plot' not in argv and ok else []
+    drawn = plot(outdir, sides) if not args.no_plot and ok else []
     print(f'bench-report: wrote {outdir}/results.json, results.csv'
           + ''.join(f', {d}' for d in drawn))
     return 0 if ok else 1

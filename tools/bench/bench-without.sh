@@ -11,6 +11,7 @@
 # the fix; the next `make kernel` rebuilds what the fix touches.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+help_option "$@"
 
 prefix=${1:?usage: bench-without.sh FIX SRC OBJ BIN SCALE LOG RUN-QEMU-OPTIONS...}
 src=${2:?} obj=${3:?} bin=${4:?} scale=${5:?} log=${6:?}

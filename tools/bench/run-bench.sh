@@ -14,6 +14,7 @@
 # set of plots.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+help_option "$@"
 out=$PIFUTEX_ROOT/build/bench
 mkdir -p "$out"
 mode=${1:?usage: run-bench.sh host|guest ...}
@@ -41,12 +42,16 @@ guest)
 		--runlist "$PIFUTEX_ROOT/rootfs/runlist-bench" \
 		--host-bin pi_stress --host-bin cyclictest --out "$image"
 	rm -f "$log"
+	# The guest's verdict is the bench's: a failed suite, a WARN or a
+	# guest that did not finish fails it (bench-report.py judges the log
+	# again with the same tools/judge/verdict.py).
+	rc=0
 	"$PIFUTEX_ROOT/tools/run-qemu.sh" "$@" \
 		--initrd "$image" --smp 2 --timeout 900 \
 		--append "PI_BENCH_SCALE=$scale" \
-		--log "$log" |
-		grep -v -e 'BENCH' || true
+		--log "$log" | grep -v -e 'BENCH' || rc=${PIPESTATUS[0]}
 	[ -s "$log" ] || die "no guest log in $log"
+	[ "$rc" -eq 0 ] || die_with "$rc" "the bench guest's verdict is not PASS (log: $log)"
 	;;
 *)
 	die "unknown mode $mode (host or guest)"

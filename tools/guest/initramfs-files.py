@@ -14,7 +14,10 @@ up loaded (pure-Python .py files and lib-dynload extensions).  Each
 of each PROG come from ldd.  Paths stay as on the host, so the
 interpreter finds its prefix in the guest the same way.  Every directory
 is printed once; tools/guest/mkinitramfs.sh drops lines the static spec has.
+Exits 1 when a PROG is not found or INTERPRETER cannot import the modules,
+2 on bad usage.
 """
+import argparse
 import os
 import shutil
 import subprocess
@@ -29,7 +32,6 @@ for mod in list(sys.modules.values()):
     if f:
         print(f)
 '''
-USAGE = 'usage: initramfs-files.py [--host-bin PROG]... INTERPRETER MODULE...'
 
 
 def ldd(path):
@@ -62,22 +64,33 @@ def python_files(interp, modules):
     return files
 
 
+def parse_args(argv):
+    head, usage, rest = __doc__.strip().split('\n\n', 2)
+    p = argparse.ArgumentParser(
+        usage=usage.split(': ', 1)[1], description=f'{head}\n\n{rest}',
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument('--host-bin', metavar='PROG', action='append',
+                   default=[], help='a host program (found in PATH) for '
+                   '/usr/bin, with its shared libraries; repeatable')
+    p.add_argument('interpreter', metavar='INTERPRETER',
+                   help="the guest's python3 (Debian's, not a pyenv shim)")
+    p.add_argument('modules', metavar='MODULE', nargs='*',
+                   help='a module the guest imports')
+    return p.parse_args(argv[1:])
+
+
 def main(argv):
-    args = argv[1:]
+    opts = parse_args(argv)
     progs = []
-    while len(args) >= 2 and args[0] == '--host-bin':
-        path = shutil.which(args[1])
+    for prog in opts.host_bin:
+        path = shutil.which(prog)
         if not path:
-            print(f'initramfs-files: error: host program {args[1]} not '
+            print(f'initramfs-files: error: host program {prog} not '
                   'found (make deps)', file=sys.stderr)
             return 1
         progs.append((os.path.basename(path), os.path.realpath(path)))
-        args = args[2:]
-    if not args or args[0].startswith('-'):
-        print(USAGE, file=sys.stderr)
-        return 2
-    interp = os.path.realpath(args[0])
-    files = python_files(interp, args[1:])
+    interp = os.path.realpath(opts.interpreter)
+    files = python_files(interp, opts.modules)
     if files is None:
         return 1
     for f in [f for f in files if f.endswith('.so')] + [interp] + \

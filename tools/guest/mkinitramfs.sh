@@ -1,7 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh OPTIONS
+# mkinitramfs.sh --src DIR --release FILE --out FILE [OPTIONS]
+#
+# Build the guest's initramfs with the kernel's own gen_init_cpio from
+# rootfs/initramfs.spec plus generated lines; no root, no loop mounts.
+#
 #   --src DIR        patched kernel tree (for usr/gen_init_cpio.c)
 #   --release FILE   include/config/kernel.release of the built kernel
 #   --bindir DIR     static guest test binaries (copied to
@@ -13,11 +17,9 @@
 #   --host-bin PROG  a host program for /usr/bin, with its shared libraries
 #                    (repeatable; e.g. rt-tests' pi_stress)
 #   --out FILE       the gzip-compressed cpio to write
-#
-# Builds the initramfs with the kernel's own gen_init_cpio from
-# rootfs/initramfs.spec plus generated lines; no root, no loop mounts.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+help_option "$@"
 
 src='' release='' bindir='' out='' extra=''
 hostbins=() selftests=''

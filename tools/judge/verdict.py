@@ -31,6 +31,7 @@ With --json, the verdict file also has each suite's subtests by name
 Kernel lines may interleave with the suites' output; lines that are not
 KTAP are ignored, and a "[    1.234567] " printk timestamp is stripped.
 """
+import argparse
 import json
 import os
 import re
@@ -223,12 +224,15 @@ def parse(lines):
 EXIT = {'pass': 0, 'fail': 1, 'infra': 2}
 
 
-def decide(v, timed_out=None, qemu_rc=None, stalled=None):
+def decide(v, timed_out=None, qemu_rc=None, stalled=None, extra=()):
     """The outcome of parsed log @v: 'pass', 'fail' (a test failed) or
     'infra' (the run broke before it could test: QEMU did not start, the
     guest never printed its begin marker, or it stopped before its first
-    suite without a crash signature to blame), and the reasons."""
+    suite without a crash signature to blame), and the reasons.  @extra:
+    what the runner of the boot saw go wrong (a LAVA job that did not
+    complete), each a reason like a QEMU exit status."""
     reasons = list(v['problems'])
+    reasons += extra
     if timed_out:
         reasons.append(f'QEMU killed after {timed_out}s (timeout)')
     if stalled:
@@ -291,26 +295,31 @@ def summary(paths):
     return worst
 
 
-USAGE = ('usage: verdict.py [--json FILE] [--accel A] [--timed-out SECS] '
-         '[--stalled SECS] [--qemu-rc N] [--attempt JSON] LOG '
-         '| --summary JSON...')
-
-
 def main(argv):
-    args = argv[1:]
-    if args[:1] == ['--summary']:
-        if len(args) < 2:
-            print('usage: verdict.py --summary JSON...', file=sys.stderr)
-            return 2
-        return summary(args[1:])
-    opts = {'--json': None, '--accel': None, '--timed-out': None,
-            '--stalled': None, '--qemu-rc': None, '--attempt': None}
-    while len(args) >= 2 and args[0] in opts:
-        opts[args[0]] = args[1]
-        args = args[2:]
-    if len(args) != 1:
-        print(USAGE, file=sys.stderr)
-        return 2
+    doc = __doc__.strip().splitlines()
+    p = argparse.ArgumentParser(
+        usage='\n'.join(ln[len('usage: '):] if ln.startswith('usage: ')
+                        else ln for ln in doc[2:5]),
+        description='\n'.join(doc[6:]),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument('--json', metavar='FILE', help='write the verdict here')
+    p.add_argument('--accel', help='the accelerator the boot ran under')
+    p.add_argument('--timed-out', metavar='SECS')
+    p.add_argument('--stalled', metavar='SECS')
+    p.add_argument('--qemu-rc', metavar='N')
+    p.add_argument('--attempt', metavar='JSON')
+    p.add_argument('--summary', action='store_true',
+                   help='sum the .json verdicts given instead of a log')
+    p.add_argument('files', nargs='+', metavar='LOG|JSON')
+    args = p.parse_args(argv[1:])
+    if args.summary:
+        return summary(args.files)
+    if len(args.files) != 1:
+        p.error('one serial log, or --summary JSON...')
+    opts = {'--json': args.json, '--accel': args.accel,
+            '--timed-out': args.timed_out, '--stalled': args.stalled,
+            '--qemu-rc': args.qemu_rc, '--attempt': args.attempt}
+    args = args.files
     try:
         with open(args[0], encoding='utf-8', errors='replace') as f:
             lines = f.readlines()

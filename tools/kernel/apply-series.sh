@@ -16,6 +16,7 @@
 # the kernel build stays incremental.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+help_option "$@"
 
 src=${1:?usage: apply-series.sh SRC}
 [ -f "$src/Makefile" ] || die "$src is not a kernel tree"

@@ -3,24 +3,28 @@
 #
 # bisect-check.sh SRC OBJ FRAGMENT...
 #
-# Build the kernel after each patch of the series in turn, incrementally,
-# so that every patch builds on its own (a patch that changes only
-# selftests, the tester's scripts or MAINTAINERS needs no build of its
-# own).  The config fragments are merged
-# again after each patch (options added by later patches are simply not
-# there yet).  Fails naming the first patch after which bzImage does not
-# build.
+# After each patch of the series in turn, compile what that patch can
+# break: the directories of every kernel source the series has touched
+# so far (`make kernel/locking/ kernel/sched/`), or the whole bzImage when
+# a patch touches a header outside those directories (include/, arch/).
+# A patch that changes only selftests, tools, the tester's scripts,
+# MAINTAINERS, Kconfig help or localversion needs no build of its own;
+# the config fragments are merged again after each patch (options added
+# by later patches are simply not there yet), so a Kconfig error shows.
+# The one full build is OBJ's, the whole series (make kernel), which the
+# last prefix is.  Fails naming the first patch after which a directory
+# does not compile.
 #
 # SRC is the quilt-patched tree of the pin of $KERNEL and OBJ its build
 # of the whole series.  quilt pops the series in SRC and pushes it back
 # one patch at a time; the builds go to a copy of OBJ (bisect/ beside
-# SRC), so the first one recompiles only what the series touches, not the
-# whole kernel.  SRC gets the whole series back also when a build fails
-# or the script is interrupted; the files the series touches then have
-# a fresh mtime, so OBJ's next build recompiles just those.  Nothing else
-# may use SRC meanwhile.
+# SRC).  SRC gets the whole series back also when a build fails or the
+# script is interrupted; the files the series touches then have a fresh
+# mtime, so OBJ's next build recompiles just those.  Nothing else may
+# use SRC meanwhile.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+help_option "$@"
 [ $# -gt 2 ] || die "usage: bisect-check.sh SRC OBJ FRAGMENT..."
 load_pin
 src=$1
@@ -58,23 +62,51 @@ for f in $files; do [ -e "$f" ] && touch "$f"; done
 
 patches=$(series_patches)
 total=$(printf '%s\n' "$patches" | wc -l)
+cc=gcc
+command -v ccache >/dev/null && cc="ccache gcc"
+dirs=()
 i=0
 for p in $patches; do
 	i=$((i + 1))
 	start=$(date +%s)
 	quilt push -q --fuzz=0 "$p" >/dev/null 2>&1 || die "patch $p does not apply"
-	# Selftests, the tester's scripts and MAINTAINERS are no input of
-	# bzImage: the build after such a patch would be the one before it.
-	if ! patch_files "patches/$p" |
-		grep -qv -e '^tools/testing/' -e '^scripts/rt-tester/' -e '^MAINTAINERS$'; then
+	full=0 build=0
+	for f in $(patch_files "patches/$p"); do
+		case $f in
+		tools/* | scripts/rt-tester/* | MAINTAINERS | Documentation/* | localversion*)
+			;;
+		*/Kconfig* | Kconfig*)
+			build=1 ;;
+		include/* | arch/*/include/*)
+			build=1 full=1 ;;
+		*/*.[chS] | */*/Makefile | */*/Kbuild)
+			build=1
+			d=${f%/*}/
+			case " ${dirs[*]} " in *" $d "*) ;; *) dirs+=("$d") ;; esac
+			;;
+		*)
+			build=1 full=1 ;;
+		esac
+	done
+	if [ $build -eq 0 ]; then
 		echo "bisect-check: $i/$total $p changes no kernel source, no build"
 		continue
 	fi
 	KCONFIG_NO_VERIFY=1 "$PIFUTEX_ROOT/tools/kernel/make-config.sh" "$src" "$obj" "$@" \
 		>/dev/null 2>&1 || die "config failed after $p"
-	if ! "$PIFUTEX_ROOT/tools/kernel/build-kernel.sh" "$src" "$obj" 2>"$top/error.log"; then
-		sed 's/^/  | /' "$top/error.log" >&2
-		die "the kernel does not build after patch $i/$total: $p"
+	if [ $full -eq 1 ]; then
+		what=bzImage
+		"$PIFUTEX_ROOT/tools/kernel/build-kernel.sh" "$src" "$obj" 2>"$top/error.log" ||
+			{ sed 's/^/  | /' "$top/error.log" >&2
+			  die "the kernel does not build after patch $i/$total: $p"; }
+	elif [ ${#dirs[@]} -gt 0 ]; then
+		what=${dirs[*]}
+		make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" -j"$(nproc)" \
+			"${dirs[@]}" >"$top/build.log" 2>&1 ||
+			{ grep -E 'error|Error' "$top/build.log" | sed 's/^/  | /' >&2
+			  die "${dirs[*]} do not compile after patch $i/$total: $p (log: $top/build.log)"; }
+	else
+		what=config
 	fi
-	echo "bisect-check: $i/$total builds after $p ($(($(date +%s) - start))s)"
+	echo "bisect-check: $i/$total $p: $what ($(($(date +%s) - start))s)"
 done

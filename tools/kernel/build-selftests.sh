@@ -8,6 +8,7 @@
 # selftest Makefile and the uapi headers of the built kernel, into OUT.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+help_option "$@"
 src=${1:?usage: build-selftests.sh SRC OBJ OUT}
 obj=$(cd "${2:?}" && pwd)
 out=${3:?}

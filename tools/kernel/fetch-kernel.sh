@@ -12,6 +12,7 @@
 # interrupted run leaves nothing half-written.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+help_option "$@"
 
 src=${1:?usage: fetch-kernel.sh SRC}
 build=$(dirname "$src")
@@ -53,7 +54,7 @@ fi
 need_mb=${PIFUTEX_TREE_MB:-$PIN_TREE_MB}
 free_mb() { df -Pm "$build" | awk 'NR == 2 { print $4 }'; }
 [ "$(free_mb)" -ge "$need_mb" ] ||
-	die "$build has $(free_mb) MB free; the kernel tree needs $need_mb MB (README, \"Disk\")"
+	die "$build has $(free_mb) MB free; the kernel tree needs $need_mb MB (docs/times.md, \"Disk\")"
 tmp=$(mktemp -d "$build/.extract.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 tar -C "$tmp" -xf "$tarball" 2>&1 | head -n 5 >&2 ||

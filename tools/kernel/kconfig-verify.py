@@ -7,8 +7,10 @@ usage: kconfig-verify.py DOTCONFIG FRAGMENT...
 Like kunit.py, refuse a .config that dropped a requested option: after
 merge_config.sh and olddefconfig, Kconfig silently drops options whose
 dependencies are not met.  Prints one line per lost option, naming the
-fragment and line that asked for it, and exits 1 if there is any.
+fragment and line that asked for it, and exits 1 if there is any; exits
+2 on bad usage or a file that cannot be read or is not Kconfig.
 """
+import argparse
 import re
 import sys
 
@@ -51,12 +53,22 @@ def lost_options(dotconfig, fragments):
     return lost
 
 
+def parse_args(argv):
+    head, usage, rest = __doc__.strip().split('\n\n', 2)
+    p = argparse.ArgumentParser(
+        usage=usage.split(': ', 1)[1], description=f'{head}\n\n{rest}',
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument('dotconfig', metavar='DOTCONFIG',
+                   help='the .config after olddefconfig')
+    p.add_argument('fragments', metavar='FRAGMENT', nargs='+',
+                   help='a config fragment, in merge order')
+    return p.parse_args(argv[1:])
+
+
 def main(argv):
-    if len(argv) < 3:
-        print(__doc__.strip().splitlines()[2], file=sys.stderr)
-        return 2
+    opts = parse_args(argv)
     try:
-        lost = lost_options(argv[1], argv[2:])
+        lost = lost_options(opts.dotconfig, opts.fragments)
     except (OSError, ValueError) as e:
         print(f'kconfig-verify: error: {e}', file=sys.stderr)
         return 2

@@ -3,12 +3,19 @@
 #
 # make-config.sh SRC OBJ FRAGMENT...
 #
-# tinyconfig + fragments (scripts/kconfig/merge_config.sh) + olddefconfig,
-# done in a scratch output directory; every requested option is verified
-# to have survived (tools/kernel/kconfig-verify.py).  OBJ/.config is replaced only
-# when the result differs, so an unchanged config costs no rebuild.
+# Write the kernel config OBJ/.config for the tree SRC: tinyconfig plus
+# the config fragments (scripts/kconfig/merge_config.sh) plus
+# olddefconfig, done in a scratch output directory (OBJ.kconfig); every
+# requested option is verified to have survived
+# (tools/kernel/kconfig-verify.py; KCONFIG_NO_VERIFY=1 skips that).
+# OBJ/.config is replaced only when the result differs, so an unchanged
+# config costs no rebuild.  With nothing to do it costs nothing: when
+# the fragments, the options and OBJ/.config are those of the last run
+# (OBJ.kconfig/inputs) and no Kconfig file of SRC changed since, it stops
+# there.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+help_option "$@"
 
 src=$(cd "${1:?usage: make-config.sh SRC OBJ FRAGMENT...}" && pwd)
 obj=${2:?usage: make-config.sh SRC OBJ FRAGMENT...}
@@ -23,6 +30,18 @@ mkdir -p "$obj"
 obj=$(cd "$obj" && pwd)
 scratch=$obj.kconfig
 mkdir -p "$scratch"
+inputs() {
+	printf 'verify=%s\n' "${KCONFIG_NO_VERIFY:-yes}"
+	sha256sum "${frags[@]}"
+	[ -f "$obj/.config" ] && sha256sum "$obj/.config"
+	true
+}
+if [ -f "$scratch/inputs" ] && [ "$(inputs)" = "$(cat "$scratch/inputs")" ] &&
+	[ -z "$(find "$src" -path "$src/.pc" -prune -o -newer "$scratch/inputs" \
+		-type f -name 'Kconfig*' -print -quit)" ]; then
+	exit 0
+fi
+rm -f "$scratch/inputs"
 
 kmake() { make -s -C "$src" O="$scratch" ARCH=x86_64 "$@"; }
 kmake tinyconfig >"$scratch/log" 2>&1 || { cat "$scratch/log" >&2; die "make tinyconfig failed"; }
@@ -38,3 +57,4 @@ if ! cmp -s "$scratch/.config" "$obj/.config"; then
 	cp "$scratch/.config" "$obj/.config"
 	note "new .config for $(basename "$obj")"
 fi
+inputs >"$scratch/inputs"

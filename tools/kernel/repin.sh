@@ -1,12 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# repin.sh: move the pin of $KERNEL (pins/KERNEL) to the newest version of
-# its line (PIN_LINE.*) that its Debian suite serves, with the sha256 of
-# its tarball.  The new tarball is verified and cached on the way, so the
-# next `make kernel` does not download again.
+# [KERNEL=LINE] repin.sh
+#
+# Move the pin of $KERNEL (pins/LINE; without KERNEL, the pin that
+# pins/default names) to the newest version of its line (PIN_LINE.*)
+# that its Debian suite serves, with the sha256 of its tarball.  The new
+# tarball is verified and cached on the way, so the next `make kernel`
+# does not download again.  Takes no arguments (make repin runs it).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+help_option "$@"
+[ $# -eq 0 ] || die "usage: [KERNEL=LINE] repin.sh (no arguments; see --help)"
 
 load_pin
 pin=$PIN_FILE

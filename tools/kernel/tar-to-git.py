@@ -10,7 +10,9 @@ pinned tree) instead of a second 1.7 GB work tree.  The single top-level
 directory of the tarball is stripped.  Author and committer are NAME
 <EMAIL> at EPOCH (UTC), so the commit id depends only on the tarball.
 The commit goes to the branch GIT_DIR's HEAD names; its id is printed.
+Exits 1 when the import fails, 2 on bad usage.
 """
+import argparse
 import subprocess
 import sys
 import tarfile
@@ -31,12 +33,30 @@ def git_path(name):
     return rest
 
 
+def parse_args(argv):
+    head, usage, rest = __doc__.strip().split('\n\n', 2)
+    p = argparse.ArgumentParser(
+        usage=usage.split(': ', 1)[1], description=f'{head}\n\n{rest}',
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument('tarball', metavar='TARBALL',
+                   help='the kernel source tarball (any compression)')
+    p.add_argument('git_dir', metavar='GIT_DIR', help='a bare repository')
+    p.add_argument('name', metavar='NAME', help='author and committer name')
+    p.add_argument('email', metavar='EMAIL', help='their address')
+    p.add_argument('epoch', metavar='EPOCH',
+                   help='the commit date, in seconds since 1970 (UTC)')
+    p.add_argument('message', metavar='MESSAGE', help='the commit message')
+    opts = p.parse_args(argv[1:])
+    if not opts.epoch.isdigit():
+        p.error(f'EPOCH {opts.epoch!r} is not a number of seconds')
+    return opts
+
+
 def main(argv):
-    if len(argv) != 7:
-        die('usage: tar-to-git.py TARBALL GIT_DIR NAME EMAIL EPOCH MESSAGE')
-    tarball, git_dir, name, email, epoch, message = argv[1:]
-    if not epoch.isdigit():
-        die(f'EPOCH {epoch!r} is not a number of seconds')
+    opts = parse_args(argv)
+    tarball, git_dir, name, email, epoch, message = (
+        opts.tarball, opts.git_dir, opts.name, opts.email, opts.epoch,
+        opts.message)
     ref = subprocess.run(['git', '--git-dir', git_dir, 'symbolic-ref', 'HEAD'],
                          capture_output=True, text=True)
     if ref.returncode != 0:

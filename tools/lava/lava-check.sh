@@ -1,14 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# lava-check.sh: the LAVA jobs of tools/lava/lava-job.py, checked locally with
-# Debian's lava-dispatcher (installed by tools/deps.sh --lava) on a plain
-# QEMU device rendered from lava-server's own device type.
+# lava-check.sh validate DIR
+# lava-check.sh agree EXPECT OUTDIR JOB RUN-QEMU-OPTS...
 #
-#   lava-check.sh validate DIR
+# Check the LAVA jobs of tools/lava/lava-job.py locally with Debian's
+# lava-dispatcher (installed by tools/deps.sh --lava) on a plain QEMU
+# device rendered from lava-server's own device type.
+#
+#   validate DIR
 #       every DIR/*/job.yaml: LAVA's job schema, then `lava-run
 #       --validate` on the device the job's context renders
-#   lava-check.sh agree EXPECT OUTDIR JOB RUN-QEMU-OPTS...
+#   agree EXPECT OUTDIR JOB RUN-QEMU-OPTS...
 #       run JOB with lava-run (its log: OUTDIR/lava.log), and the same
 #       kernel and initramfs with tools/run-qemu.sh RUN-QEMU-OPTS (its
 #       log: OUTDIR/run-qemu.log); both verdicts must be EXPECT (pass,
@@ -20,6 +23,7 @@
 # is removed afterwards.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+help_option "$@"
 
 PY=/usr/bin/python3     # the interpreter that has LAVA's modules
 sudo=

@@ -8,12 +8,18 @@ TEMPLATES is lava-server's device-types directory (qemu.jinja2 and the
 base.jinja2 it extends).  The device is a plain "qemu" device: a
 dictionary that only extends the device type, rendered with the job's
 context the way the server renders it, so the job's context keys reach
-the same template a lab uses.  Prints the device YAML.
+the same template a lab uses.  Prints the device YAML; exits 2 on bad
+usage or a job, template or device it cannot read.
 """
+import argparse
 import sys
 
-import jinja2
 import yaml
+
+try:
+    import jinja2
+except ImportError:     # python3-jinja2 comes with tools/deps.sh --lava
+    jinja2 = None
 
 DEVICE = "{% extends 'qemu.jinja2' %}\n"
 
@@ -29,16 +35,29 @@ def render(templates, context):
     return text
 
 
+def parse_args(argv):
+    head, usage, rest = __doc__.strip().split('\n\n', 2)
+    p = argparse.ArgumentParser(
+        usage=usage.split(': ', 1)[1], description=f'{head}\n\n{rest}',
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument('templates', metavar='TEMPLATES',
+                   help="lava-server's device-types directory")
+    p.add_argument('job', metavar='JOB.yaml', help='a LAVA job')
+    return p.parse_args(argv[1:])
+
+
 def main(argv):
-    if len(argv) != 3:
-        print(__doc__.split('\n\n')[1], file=sys.stderr)
+    opts = parse_args(argv)
+    if jinja2 is None:
+        print('lava-device: error: python3-jinja2 is not installed '
+              '(tools/deps.sh --lava)', file=sys.stderr)
         return 2
     try:
-        with open(argv[2], encoding='utf-8') as f:
+        with open(opts.job, encoding='utf-8') as f:
             job = yaml.safe_load(f)
         if not isinstance(job, dict) or job.get('device_type') != 'qemu':
-            raise ValueError(f'{argv[2]}: not a job for device_type qemu')
-        sys.stdout.write(render(argv[1], job.get('context') or {}))
+            raise ValueError(f'{opts.job}: not a job for device_type qemu')
+        sys.stdout.write(render(opts.templates, job.get('context') or {}))
     except (OSError, ValueError, yaml.YAMLError, jinja2.TemplateError) as e:
         print(f'lava-device: error: {e}', file=sys.stderr)
         return 2

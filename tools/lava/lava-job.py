@@ -9,8 +9,9 @@ usage: lava-job.py --out DIR --kernel FILE --initrd FILE --smp N
 
 Copies the kernel and the initramfs into DIR (as bzImage and
 initramfs.cpio.gz) and writes DIR/job.yaml: a job for `device_type:
-qemu` that deploys both to tmpfs, boots them with the kernel command
-line of tools/run-qemu.sh and turns every KTAP result line into a LAVA
+qemu` that deploys both to tmpfs, boots them on the machine and with
+the kernel command line of tools/guest/machine.py (as tools/run-qemu.sh
+does) and turns every KTAP result line into a LAVA
 test case: the KUnit suites the kernel runs before /init (test suite
 "kunit") and the suites /init runs between its "pi-futex: guest begin"
 and "pi-futex: guest end" markers (test suite "pi-futex").
@@ -18,32 +19,24 @@ and "pi-futex: guest end" markers (test suite "pi-futex").
 The job sets only standard context keys (arch, no_kvm, memory,
 extra_options), so the lab's own device dictionary applies.  The images
 are fetched from URL/CELL/ (default: file:// URLs of DIR's parent).
-Timeouts come from the measured boot times in MEASURED.
+The test timeout is machine.py's, from its table of measured boot
+times.  Without --kvm, the guest's TSC runs at the worker's rate, passed
+as tsc_early_khz (--tsc-khz, default this machine's rate).
 """
 import argparse
 import hashlib
-import math
 import os
 import shutil
 import sys
 
 import yaml
 
-# Minutes one boot took on the 2-core TCG machine of README "Times"
-# (cold CI run; the KASAN and stress boots from make check-full and
-# make stress), by (flavour, runlist) and then vCPUs.  The 6.12 boots
-# took no longer than 7.3's.  There is no base flavour: it has no KUnit,
-# and the kunit monitor would wait for a "KTAP version 1" that never
-# comes.
-MEASURED = {
-    ('debug', 'main'): {1: 2.7, 2: 3.0, 4: 3.2},
-    ('rt', 'main'): {1: 3.5, 2: 3.2, 4: 4.0},
-    ('kasan', 'main'): {1: 14.0, 2: 16.0, 4: 18.0},
-    ('debug', 'stress'): {1: 67.0, 2: 67.0, 4: 67.0},
-}
-# A lab worker may be slower or busier than the machine that measured:
-# the test action gets twice the measured time, plus a fixed margin.
-MARGIN = 5
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), 'guest'))
+import machine  # noqa: E402  (tools/guest/machine.py)
+
+# LAVA's job timeout: the test action's and this much for the rest.
+JOB_EXTRA_MINUTES = 10
 
 # The boot action ends at the kernel's "Kernel command line:" line.  LAVA
 # waits for the kernel's banner itself before it looks for prompts, so
@@ -73,23 +66,12 @@ def cell_name(pin, flavour, runlist, smp):
 
 
 def test_minutes(flavour, runlist, smp):
-    """The test action's timeout: twice the measured boot, plus MARGIN."""
-    times = MEASURED.get((flavour, runlist))
-    if times is None:
-        raise KeyError(f'no measured boot time for flavour {flavour}, '
-                       f'runlist {runlist}')
-    measured = times.get(smp, max(times.values()))
-    return math.ceil(2 * measured) + MARGIN
-
-
-def cmdline(smp, append='', tsc_khz=None):
-    """run-qemu.sh's kernel command line.  Under TCG the guest's TSC runs
-    at the worker's rate, and run-qemu.sh passes that rate as
-    tsc_early_khz (see there); a job can only carry the rate it is
-    given."""
-    clock = 'tsc=reliable' + (f' tsc_early_khz={tsc_khz}' if tsc_khz else '')
-    return (f'console=ttyS0 panic=-1 oops=panic {clock} pifutex.smp={smp}'
-            + (f' {append}' if append else '') + ' panic_on_warn=1')
+    """The test action's timeout: machine.py's timeout of the boot.  There
+    is no base flavour: it has no KUnit, and the kunit monitor would wait
+    for a "KTAP version 1" that never comes."""
+    if flavour == 'base':
+        raise KeyError('the base flavour has no KUnit: no LAVA job')
+    return machine.timeout_minutes(flavour, runlist, smp)
 
 
 def monitor(name, start, end):
@@ -99,22 +81,17 @@ def monitor(name, start, end):
 
 def job(name, kernel_url, initrd_url, smp, minutes, kvm, metadata,
         append='', tsc_khz=None):
-    kernel_arg = (f'-kernel {{kernel}} '
-                  f'-append "{cmdline(smp, append, tsc_khz)}"')
-    options = [f'-smp {smp},sockets={smp},cores=1,threads=1', '-no-reboot']
-    if not kvm:
-        # With KVM the stock device type passes -cpu host.
-        options.append('-cpu max')
+    cmdline = machine.cmdline(smp, append, None if kvm else tsc_khz)
+    kernel_arg = f'-kernel {{kernel}} -append "{cmdline}"'
     return {
         'device_type': 'qemu',
         'job_name': f'pi-futex {name}',
         'metadata': metadata,
-        'timeouts': {'job': {'minutes': minutes + 10},
+        'timeouts': {'job': {'minutes': minutes + JOB_EXTRA_MINUTES},
                      'connection': {'minutes': 2}},
         'priority': 'medium',
         'visibility': 'public',
-        'context': {'arch': 'amd64', 'no_kvm': not kvm, 'memory': 512,
-                    'extra_options': options},
+        'context': machine.lava_context(smp, machine.DEFAULT_MEM, kvm),
         'actions': [
             {'deploy': {
                 'to': 'tmpfs',
@@ -162,7 +139,8 @@ def main(argv):
     p.add_argument('--kvm', action='store_true',
                    help='let the lab use KVM (no_kvm: false)')
     p.add_argument('--tsc-khz', type=int,
-                   help="the workers' TSC rate, for tsc_early_khz= (TCG)")
+                   help="the workers' TSC rate, for tsc_early_khz= (TCG); "
+                   "default: this machine's")
     p.add_argument('--append', default='',
                    help='more kernel command line (make lava-check)')
     args = p.parse_args(argv[1:])
@@ -170,6 +148,8 @@ def main(argv):
         p.error(f'--smp wants a positive number, not {args.smp}')
     if args.tsc_khz is not None and (args.kvm or args.tsc_khz < 1):
         p.error('--tsc-khz wants a positive rate, and no --kvm')
+    if args.tsc_khz is None and not args.kvm:
+        args.tsc_khz = machine.host_tsc_khz()
     for f in (args.kernel, args.initrd):
         if not os.path.isfile(f):
             p.error(f'{f}: no such file (build it first)')

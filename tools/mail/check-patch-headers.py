@@ -9,8 +9,10 @@ subject "[PATCH] subsys: Summary" of at most 75 characters after the
 "[PATCH] " tag, unique in the series; a body that says why (non-empty)
 with lines of at most 75 columns; a Signed-off-by: before the "---" line;
 a diffstat after it.  The localversion patch must be the last one.
-Prints one line per problem and exits 1 if there is any.
+Prints one line per problem and exits 1 if there is any; exits 2 on bad
+usage.
 """
+import argparse
 import os
 import re
 import sys
@@ -80,11 +82,21 @@ def check_patch(name, text):
     return problems, subject
 
 
+def parse_args(argv):
+    head, usage, rest = __doc__.strip().split('\n\n', 2)
+    p = argparse.ArgumentParser(
+        usage=usage.split(': ', 1)[1], description=f'{head}\n\n{rest}',
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument('series', metavar='SERIES',
+                   help='the quilt series file')
+    p.add_argument('pdir', metavar='PATCHDIR',
+                   help='the directory of the patches it names')
+    return p.parse_args(argv[1:])
+
+
 def main(argv):
-    if len(argv) != 3:
-        print(__doc__.strip().splitlines()[2], file=sys.stderr)
-        return 2
-    series, pdir = argv[1], argv[2]
+    opts = parse_args(argv)
+    series, pdir = opts.series, opts.pdir
     names = []
     with open(series, encoding='utf-8') as f:
         for ln in f:

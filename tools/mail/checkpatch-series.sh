@@ -14,6 +14,7 @@
 # git work tree it checks the patch file as if it were a diff of that tree.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
+help_option "$@"
 
 src=$(cd "${1:?usage: checkpatch-series.sh SRC}" && pwd)
 [ -n "${SERIES_FILE:-}" ] || load_pin

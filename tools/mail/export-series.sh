@@ -3,8 +3,11 @@
 #
 # export-series.sh export|export-check|apply-check|apply-fixes DIR
 #
-# Works on the pin of $KERNEL (the mainline pin is the one mailed), whose
-# patched tree is $PIFUTEX_SRC.
+# Turn the quilt series into patch mails (export, export-check) and check
+# that the mails apply (apply-check, apply-fixes).  Works on the pin of
+# $KERNEL (the mainline pin is the one mailed), whose patched tree is
+# $PIFUTEX_SRC.
+#
 # export: apply the quilt series with `git am` onto a git import of the
 #   pinned tree and write one mail series per "# mail: NAME" group of the
 #   series file to build/outgoing/<line>/NAME/: numbered mails
@@ -28,6 +31,7 @@
 #   onto a clean import of this pin: the stable backport check.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+help_option "$@"
 
 mode=${1:?usage: export-series.sh export|export-check|apply-check|apply-fixes DIR}
 load_pin

@@ -15,6 +15,7 @@
 # tools/prove/inject-report.py judges them all.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+help_option "$@"
 
 src=${1:?usage: inject.sh SRC OBJ OUTDIR FLAVOUR "BUG..." RUN-QEMU-OPTIONS...}
 obj=${2:?}

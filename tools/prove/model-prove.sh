@@ -1,12 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# model-prove.sh SRC OUTDIR [RUNS]: what make model's checks (random
-# programs of seeds 1..RUNS (150000), then every schedule of each program
-# of tools/testing/rtmutex/programs with at most one preemption) find with
-# each of the series' rt_mutex fixes taken out; each must fail, within
-# 60 seconds.  Then the 0003 question: the concurrent case of 0003's
-# changelog, every schedule with at most one preemption, on 0003 v1
-# (tests/model/0003-v1.patch) and on today's 0003.
+#
+# model-prove.sh SRC OUTDIR [RUNS]
+#
+# Check that make model's checks (random programs of seeds 1..RUNS
+# (default 150000), then every schedule of each program of
+# tools/testing/rtmutex/programs with at most one preemption) find each
+# of the series' rt_mutex fixes taken out of the patched tree SRC: each
+# must fail, within 60 seconds.  Then the 0003 question: the concurrent
+# case of 0003's changelog, every schedule with at most one preemption,
+# on 0003 v1 (tests/model/0003-v1.patch) and on today's 0003.
 #
 # The model builds from a copy of the files it compiles (kernel/locking,
 # include/linux/rtmutex.h, tools/include, tools/lib/rbtree.c) under
@@ -16,6 +19,7 @@
 # question comes out as recorded (v1 fails, today's passes), else 1.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
+help_option "$@"
 
 [ $# -ge 2 ] || die "usage: model-prove.sh SRC OUTDIR [RUNS]"
 src=$(cd "$1" && pwd) || die "$1: no such tree"

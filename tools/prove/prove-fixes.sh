@@ -19,6 +19,7 @@
 # also when this script is interrupted.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+help_option "$@"
 
 src=${1:?usage: prove-fixes.sh SRC OBJ LOGDIR FLAVOUR FIX RUN-QEMU-OPTIONS...}
 obj=${2:?}
