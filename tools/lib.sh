@@ -40,6 +40,8 @@ help_option() {
 
 # Root of the repository (tools/..).
 PIFUTEX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Where every output goes (the Makefile's BUILD).
+PIFUTEX_BUILD=${PIFUTEX_BUILD:-$PIFUTEX_ROOT/build}
 
 # pin_file: the pin of $KERNEL, else $PIN_FILE when set, else the one
 # pins/default names.
@@ -235,7 +237,7 @@ revert_fix() {
 	local work=$1 src=$2 fix=$3 i n sha scratch f manual
 	i=$(series_index "$fix")
 	[ -n "$i" ] || die "$fix is not in $SERIES_FILE"
-	scratch=$PIFUTEX_ROOT/build/revert-$PIN_LINE
+	scratch=$PIFUTEX_BUILD/revert-$PIN_LINE
 	rm -rf "$scratch"
 	git clone -q --shared --sparse "$work" "$scratch" 2>/dev/null ||
 		die "git clone of $work failed"
@@ -286,7 +288,7 @@ restore_fix() {
 # export_work: the git work tree in which `make export` or `export-check`
 # applied the pin's series, a commit per patch.
 export_work() {
-	printf '%s\n' "$PIFUTEX_ROOT/build/export-work-$PIN_LINE"
+	printf '%s\n' "$PIFUTEX_BUILD/export-work-$PIN_LINE"
 }
 
 # check_export_work WORK: WORK holds the current series (its HEAD is the

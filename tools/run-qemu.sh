@@ -103,8 +103,8 @@ tcg) echo "run-qemu: using tcg (--accel tcg)" ;;
 esac
 
 if [ -z "$log" ]; then
-	mkdir -p "$PIFUTEX_ROOT/build/logs"
-	log=$PIFUTEX_ROOT/build/logs/run-$(date +%Y%m%d-%H%M%S).log
+	mkdir -p "$PIFUTEX_BUILD/logs"
+	log=$PIFUTEX_BUILD/logs/run-$(date +%Y%m%d-%H%M%S).log
 fi
 mkdir -p "$(dirname "$log")"
 

@@ -6,7 +6,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
-from paths import tool
+from helpers import tool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPORT = tool('bench-report.py')

@@ -6,7 +6,7 @@ import re
 import subprocess
 import tempfile
 import unittest
-from paths import ROOT, tool
+from helpers import ROOT, tool
 
 TOOLS = os.path.dirname(tool('lib.sh'))
 # Sourced by the shell tools, not run.

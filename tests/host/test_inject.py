@@ -9,7 +9,7 @@ import re
 import subprocess
 import tempfile
 import unittest
-from paths import ROOT, import_path
+from helpers import ROOT, import_path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(ROOT, 'tests', 'inject')

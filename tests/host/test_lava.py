@@ -13,7 +13,7 @@ import tempfile
 import unittest
 
 import yaml
-from paths import tool
+from helpers import tool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LOGS = os.path.join(HERE, 'logs')

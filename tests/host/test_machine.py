@@ -11,8 +11,8 @@ import sys
 import tempfile
 import unittest
 
-from paths import ROOT, import_path, tool
-from test_tools import KVM
+from helpers import ROOT, import_path, tool
+from test_guest import KVM
 
 import_path('machine.py')
 import machine  # noqa: E402
@@ -132,6 +132,16 @@ class BothBootsTest(unittest.TestCase):
         p = subprocess.run([sys.executable, tool('machine.py'), 'timeout'],
                            capture_output=True, text=True)
         self.assertEqual(p.stdout, f'{machine.DEFAULT_TIMEOUT}\n')
+
+    def test_docs_give_the_measured_times(self):
+        # docs/times.md and the table the timeouts come from agree.
+        with open(os.path.join(ROOT, 'docs', 'times.md')) as f:
+            times = f.read()
+        debug = machine.MEASURED[('debug', 'main')]
+        self.assertIn(' / '.join(str(debug[n]) for n in (1, 2, 4)) + ' min',
+                      times)
+        self.assertRegex(times, r'2 vCPUs +7\.3 rt +%s min'
+                         % machine.MEASURED[('rt', 'main')][2])
 
     def test_bad_input(self):
         for args in (['qemu', '--kernel', 'k', '--initrd', 'i', '--mem',

@@ -6,7 +6,7 @@ import re
 import subprocess
 import unittest
 
-from paths import ROOT
+from helpers import ROOT
 
 
 def make_help():

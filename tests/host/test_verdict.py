@@ -8,7 +8,7 @@ import sys
 import tempfile
 import unittest
 
-from paths import import_path, tool
+from helpers import import_path, tool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VERDICT = tool('verdict.py')

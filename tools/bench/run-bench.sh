@@ -15,7 +15,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 help_option "$@"
-out=$PIFUTEX_ROOT/build/bench
+out=$PIFUTEX_BUILD/bench
 mkdir -p "$out"
 mode=${1:?usage: run-bench.sh host|guest ...}
 shift

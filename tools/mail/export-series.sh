@@ -35,7 +35,7 @@ help_option "$@"
 
 mode=${1:?usage: export-series.sh export|export-check|apply-check|apply-fixes DIR}
 load_pin
-build=$PIFUTEX_ROOT/build
+build=$PIFUTEX_BUILD
 src=${PIFUTEX_SRC:?export-series.sh: PIFUTEX_SRC, the patched tree, is not set}
 base=$build/git-base-$PIN_LINE.git
 # The mails that apply-check and prove-fixes use: export-check's.

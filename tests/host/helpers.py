@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Where the host tests find the repository and its tools."""
+"""What the host tests share: where the repository and its tools are,
+and small helpers."""
 import glob
 import os
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
@@ -22,3 +24,19 @@ def import_path(name):
     d = os.path.dirname(tool(name))
     if d not in sys.path:
         sys.path.insert(0, d)
+
+
+HERE = os.path.join(ROOT, 'tests', 'host')
+
+
+def write(path, text, mode=0o644):
+    """Write @text to @path (making its directory) with @mode."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(text)
+    os.chmod(path, mode)
+
+
+def sh(args, env=None, cwd=None):
+    return subprocess.run(args, capture_output=True, text=True, env=env,
+                          cwd=cwd)
