@@ -9,13 +9,29 @@ export PIFUTEX_BUILD := $(BUILD)
 # fields); pins/default names the mainline pin.
 PINS      := $(filter-out default,$(notdir $(wildcard $(ROOT)/pins/*)))
 MAINLINE  := $(shell readlink $(ROOT)/pins/default)
+# A developer's own tree (docs/tree.md): TREE=DIR, a git tree of Linux
+# 6.12 or newer, never written to.  The pin whose series fits its
+# version (tools/kernel/tree.sh pin) lends the series and the fragments;
+# the tree is cloned into build/tree-NAME/src.
+TREE      ?=
+TREE_TESTS_ONLY ?=
+ifneq ($(TREE),)
+TREE_DIR  := $(abspath $(TREE))
+KERNEL    := $(shell $(ROOT)/tools/kernel/tree.sh pin $(TREE_DIR))
+ifeq ($(KERNEL),)
+$(error TREE=$(TREE): not a tree the series can run on (see above))
+endif
+TREE_DESCRIBE := $(shell $(ROOT)/tools/kernel/tree.sh describe $(TREE_DIR))
+endif
 KERNEL    ?= $(MAINLINE)
 ifeq ($(filter $(KERNEL),$(PINS)),)
 $(error unknown KERNEL=$(KERNEL); pins: $(PINS))
 endif
 include $(ROOT)/pins/$(KERNEL)
 export KERNEL
-SRC       := $(BUILD)/linux-$(subst :,_,$(subst ~,_,$(PIN_VERSION)))
+# NAME: what the outputs of this kernel are called.
+NAME      := $(if $(TREE),tree-$(notdir $(TREE_DIR)),$(KERNEL))
+SRC       := $(if $(TREE),$(BUILD)/$(NAME)/src,$(BUILD)/linux-$(subst :,_,$(subst ~,_,$(PIN_VERSION))))
 # Kernel flavour: fragments from kernel-config/ merged onto tinyconfig.
 FLAVOUR   ?= debug
 FLAVOURS  := base debug kasan rt
@@ -24,11 +40,11 @@ FRAGS_debug := base.config debug.config
 FRAGS_kasan := base.config debug.config kasan.config
 FRAGS_rt    := base.config debug.config rt.config
 FRAGS     := $(addprefix $(ROOT)/kernel-config/,$(FRAGS_$(FLAVOUR)))
-OBJ       := $(BUILD)/obj-$(KERNEL)-$(FLAVOUR)
+OBJ       := $(BUILD)/obj-$(NAME)-$(FLAVOUR)
 BZIMAGE   := $(OBJ)/arch/x86/boot/bzImage
-INITRAMFS := $(BUILD)/initramfs-$(KERNEL)-$(FLAVOUR).cpio.gz
+INITRAMFS := $(BUILD)/initramfs-$(NAME)-$(FLAVOUR).cpio.gz
 GUESTBIN  := $(BUILD)/guest-bin
-SELFTESTS := $(BUILD)/selftests-$(KERNEL)-$(FLAVOUR)
+SELFTESTS := $(BUILD)/selftests-$(NAME)-$(FLAVOUR)
 LOGS      := $(BUILD)/logs
 # Boot settings (tools/run-qemu.sh --help); TIMEOUT empty means
 # run-qemu.sh's default for the flavour.  The defaults are those of the
@@ -57,7 +73,7 @@ endif
 	lint export export-check apply-check apply-fixes bisect-check bench bench-guest \
 	bench-guest-without stress matrix \
 	check-full campaign soak lava-jobs lava-cell lava-validate lava-check lava-agree \
-	check-host check-negative shell clean distclean repin prove-fixes inject \
+	check-host check-negative shell clean distclean repin prove-fixes inject check-tree \
 	check-inject model model-prove
 
 # The help table: `make help` prints the "#:" lines as they are and,
@@ -79,6 +95,7 @@ endif
 #:   make lint         shellcheck and pyflakes of the harness; checkpatch
 #:                     --strict and the mail headers of every patch
 #:   make matrix       the whole guest suite at each of MATRIX_SMP vCPUs
+#:   make check-tree   with TREE=DIR: the matrix on your own tree, and a summary
 #:   make deps         install the Debian packages needed (done automatically)
 #:   make fetch        download, verify and extract the pinned kernel (pins/KERNEL)
 #:   make patch        apply the quilt series (incremental)
@@ -121,6 +138,8 @@ endif
 #:   make distclean    remove build/ entirely (the download cache stays)
 #:   make help         this text
 #= KERNEL the pin (pins/): mainline or a stable line
+#= TREE your own kernel git tree (docs/tree.md); never written to
+#= TREE_TESTS_ONLY with TREE: no kernel patch, the tester suites SKIP
 #= FLAVOUR kernel-config fragments: base, debug, kasan or rt
 #= SMP vCPUs of a boot
 #= MEM guest memory
@@ -170,11 +189,27 @@ fetch:
 	@$(ROOT)/tools/deps.sh
 	@$(STAGE) fetch $(ROOT)/tools/kernel/fetch-kernel.sh $(SRC)
 
+ifeq ($(TREE),)
 patch: fetch
 	@$(STAGE) patch $(ROOT)/tools/kernel/apply-series.sh $(SRC)
+else
+# The pin's mails (make export-check), then the tree's clone with them
+# applied by git am -3 (tools/kernel/tree.sh prepare).
+MAIL_GROUPS := $(shell sed -n 's/^\# mail: \([a-z][a-z0-9-]*\)$$/\1/p' $(ROOT)/$(PIN_SERIES))
+# The series' patches that are not mailed (# mail: -): the localversion.
+UNMAILED  := $(shell sed -n '/^\# mail: -$$/,$$p' $(ROOT)/$(PIN_SERIES) | grep -v '^\#')
+patch:
+	@$(ROOT)/tools/deps.sh
+	@$(MAKE) --no-print-directory export-check KERNEL=$(KERNEL) TREE=
+	@$(STAGE) tree $(ROOT)/tools/kernel/tree.sh prepare \
+		$(if $(TREE_TESTS_ONLY),--tests-only) --objects $(BUILD)/export-work-$(PIN_LINE) \
+		$(TREE_DIR) $(SRC) $(addprefix $(BUILD)/outgoing-check/$(PIN_LINE)/,$(MAIL_GROUPS)) \
+		$(addprefix $(ROOT)/patches/,$(UNMAILED))
+endif
 
 config: patch
-	@$(STAGE) config $(ROOT)/tools/kernel/make-config.sh $(SRC) $(OBJ) $(FRAGS)
+	@$(STAGE) config env $(if $(TREE),KCONFIG_UNKNOWN_IN=$(SRC)) \
+		$(ROOT)/tools/kernel/make-config.sh $(SRC) $(OBJ) $(FRAGS)
 
 kernel: config
 	@$(STAGE) build $(ROOT)/tools/kernel/build-kernel.sh $(SRC) $(OBJ)
@@ -198,14 +233,24 @@ image = $(STAGE) initramfs-$(1) $(ROOT)/tools/guest/mkinitramfs.sh --src $(SRC) 
 	--release $(OBJ)/include/config/kernel.release --bindir $(GUESTBIN) \
 	$(foreach r,$(2),--runlist $(r)) $(3) --out $(BUILD)/initramfs-$(1).cpio.gz
 
+# TREE_TESTS_ONLY=1: the suites of rootfs/needs-series report SKIP with
+# their reason instead of running.
+TESTS_ONLY := $(and $(TREE),$(TREE_TESTS_ONLY))
+RUNLIST   := $(if $(TESTS_ONLY),$(BUILD)/runlist-$(NAME)-tests-only,$(ROOT)/rootfs/runlist)
 initramfs: kernel guest-bins selftests
-	@$(call image,$(KERNEL)-$(FLAVOUR),$(ROOT)/rootfs/runlist \
+	@$(if $(TESTS_ONLY),awk 'NR == FNR { if ($$0 !~ /^#/ && NF) { n = $$1; \
+		sub(/^[^ ]+ /, ""); why[n] = $$0 }; next } \
+		!/^#/ && NF && ($$1 in why) { print $$1, 30, \
+		"/usr/share/pi-futex/tests/skip.sh", why[$$1]; next } { print }' \
+		$(ROOT)/rootfs/needs-series $(ROOT)/rootfs/runlist >$(RUNLIST))
+	@$(call image,$(NAME)-$(FLAVOUR),$(RUNLIST) \
 		$(if $(RTTEST_EXTRA),$(ROOT)/rootfs/runlist-rttest-extra),\
 		--selftests $(SELFTESTS) --host-bin pi_stress --host-bin pip_stress \
 		$(if $(RTTEST_EXTRA),--extra-tst $(RTTEST_EXTRA)))
 
 # The options of every boot of this kernel but its initramfs, vCPUs and log.
 QEMU_OPTS = --kernel $(BZIMAGE) --mem $(MEM) --accel $(ACCEL) --flavour $(FLAVOUR) \
+	$(if $(TREE),--name "$(TREE_DESCRIBE)") \
 	$(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(APPEND),--append "$(APPEND)")
 # boot LOG,IMAGE,VCPUS[,MORE]: boot build/initramfs-IMAGE.cpio.gz; serial log
 # build/logs/LOG.log and the verdict beside it as LOG.json.
@@ -215,7 +260,7 @@ boot = $(STAGE) $(1) $(ROOT)/tools/run-qemu.sh $(QEMU_OPTS) \
 # its .json).
 bootlog = boot-$(1)-$(or $(3),$(FLAVOUR))-smp$(2)
 # mainboot VCPUS: the whole suite of rootfs/runlist.
-mainboot = $(call boot,$(call bootlog,$(KERNEL),$(1)),$(KERNEL)-$(FLAVOUR),$(1))
+mainboot = $(call boot,$(call bootlog,$(NAME),$(1)),$(NAME)-$(FLAVOUR),$(1))
 
 run: initramfs
 	@$(call mainboot,$(SMP))
@@ -224,6 +269,12 @@ run: initramfs
 MATRIX_SMP ?= 1 2 4
 matrix: initramfs
 	@$(foreach n,$(MATRIX_SMP),$(call mainboot,$(n)) &&) true
+
+# The matrix on a developer's own tree, and the sum of its boots.
+check-tree: $(if $(TREE),matrix)
+	@[ -n "$(TREE)" ] || { echo "make check-tree: TREE=DIR is required (docs/tree.md)" >&2; exit 2; }
+	@$(ROOT)/tools/judge/verdict.py --summary \
+		$(foreach n,$(MATRIX_SMP),$(LOGS)/$(call bootlog,$(NAME),$(n)).json)
 
 shell: initramfs
 	$(ROOT)/tools/run-qemu.sh --shell $(QEMU_OPTS) --initrd $(INITRAMFS) \
@@ -235,9 +286,9 @@ check-host: patch
 
 # A canned failing suite, booted for real: the verdict must be FAIL.
 check-negative: initramfs
-	@$(call image,negative-$(KERNEL)-$(FLAVOUR),$(ROOT)/rootfs/runlist-negative)
+	@$(call image,negative-$(NAME)-$(FLAVOUR),$(ROOT)/rootfs/runlist-negative)
 	@$(STAGE) negative $(ROOT)/tests/host/negative-boot.sh $(LOGS)/negative \
-		$(QEMU_OPTS) --initrd $(BUILD)/initramfs-negative-$(KERNEL)-$(FLAVOUR).cpio.gz
+		$(QEMU_OPTS) --initrd $(BUILD)/initramfs-negative-$(NAME)-$(FLAVOUR).cpio.gz
 
 lint: patch
 	@$(STAGE) shellcheck $(ROOT)/tools/lint-shell.sh
@@ -250,7 +301,7 @@ lint: patch
 # export refuses the patch files' placeholder.
 DCO ?=
 export: patch
-	@$(STAGE) export env RUN_VERDICT=$(LOGS)/$(call bootlog,$(KERNEL),$(SMP)).json \
+	@$(STAGE) export env RUN_VERDICT=$(LOGS)/$(call bootlog,$(NAME),$(SMP)).json \
 		PIFUTEX_SRC=$(SRC) PIFUTEX_DCO="$(DCO)" \
 		$(ROOT)/tools/mail/export-series.sh export
 
@@ -278,7 +329,7 @@ apply-fixes: fetch
 # everything else pass; then the full series (see tools/prove/prove-fixes.sh).
 FIX       ?=
 prove-fixes: export-check initramfs
-	@$(STAGE) prove-fixes-$(KERNEL)-$(FLAVOUR) $(ROOT)/tools/prove/prove-fixes.sh \
+	@$(STAGE) prove-fixes-$(NAME)-$(FLAVOUR) $(ROOT)/tools/prove/prove-fixes.sh \
 		$(SRC) $(OBJ) $(LOGS) $(FLAVOUR) "$(FIX)" \
 		$(QEMU_OPTS) --initrd $(INITRAMFS) --smp $(SMP)
 
@@ -309,11 +360,11 @@ check-inject: initramfs
 	@mkdir -p $(INJECT_CONTROL_DIR)
 	@grep -E '^(sanity|$(firstword $(subst :, ,$(INJECT_CONTROL_TEST)))) ' \
 		$(ROOT)/rootfs/runlist >$(INJECT_CONTROL_DIR)/runlist
-	@$(call image,inject-control-$(KERNEL)-$(FLAVOUR),$(INJECT_CONTROL_DIR)/runlist,\
+	@$(call image,inject-control-$(NAME)-$(FLAVOUR),$(INJECT_CONTROL_DIR)/runlist,\
 		--selftests $(SELFTESTS))
 	@$(STAGE) inject-control $(ROOT)/tools/prove/inject.sh $(SRC) $(OBJ) \
 		$(INJECT_CONTROL_DIR) $(FLAVOUR) $(INJECT_CONTROL) $(QEMU_OPTS) --smp $(SMP) \
-		--initrd $(BUILD)/initramfs-inject-control-$(KERNEL)-$(FLAVOUR).cpio.gz
+		--initrd $(BUILD)/initramfs-inject-control-$(NAME)-$(FLAVOUR).cpio.gz
 	@python3 $(ROOT)/tools/prove/inject-report.py --expect $(INJECT_CONTROL_TEST) \
 		$(ROOT)/tests/inject $(INJECT_CONTROL_DIR) $(INJECT_CONTROL)
 
@@ -350,8 +401,8 @@ bisect-check: kernel
 # Not part of check: randomized tester scenarios, futex stress and the
 # bad-input campaign at stress size (rootfs/runlist-stress).
 stress: initramfs
-	@$(call image,stress-$(KERNEL)-$(FLAVOUR),$(ROOT)/rootfs/runlist-stress)
-	@$(call boot,stress-$(KERNEL)-$(FLAVOUR)-smp$(SMP),stress-$(KERNEL)-$(FLAVOUR),$(SMP),\
+	@$(call image,stress-$(NAME)-$(FLAVOUR),$(ROOT)/rootfs/runlist-stress)
+	@$(call boot,stress-$(NAME)-$(FLAVOUR)-smp$(SMP),stress-$(NAME)-$(FLAVOUR),$(SMP),\
 		--timeout 7200)
 
 # Not part of check: rt-random alone, SCENARIOS x 50 steps from SEED on SMP
@@ -360,7 +411,7 @@ stress: initramfs
 SEED      ?= 1
 SCENARIOS ?= 2000
 DL_PCT    ?= 0
-CAMPAIGN  := campaign-$(KERNEL)-$(FLAVOUR)-smp$(SMP)-seed$(SEED)
+CAMPAIGN  := campaign-$(NAME)-$(FLAVOUR)-smp$(SMP)-seed$(SEED)
 campaign: initramfs
 	@mkdir -p $(BUILD)
 	@echo "rt-random $$(($(SCENARIOS) * 4 + 600)) python3 /usr/share/pi-futex/tests/rt-random.py --seed $(SEED) --scenarios $(SCENARIOS) --steps 50 --dl-pct $(DL_PCT)" \
@@ -373,7 +424,7 @@ campaign: initramfs
 # (rootfs/tests/timeout-soak.sh); the log is
 # build/logs/soak-KERNEL-FLAVOUR-smpSMP.log.
 SOAK_RUNS ?= 20
-SOAK      := soak-$(KERNEL)-$(FLAVOUR)-smp$(SMP)
+SOAK      := soak-$(NAME)-$(FLAVOUR)-smp$(SMP)
 soak: initramfs
 	@mkdir -p $(BUILD)
 	@echo "timeout-soak $$(($(SOAK_RUNS) * 120 + 300)) /usr/share/pi-futex/tests/timeout-soak.sh $(SOAK_RUNS)" \
@@ -409,15 +460,15 @@ bench:
 			$(if $(BENCH_WITHOUT),"$(k) $(f) -$(BENCH_WITHOUT)=$(BENCH)/guest-$(k)-$(f)-without-$(BENCH_WITHOUT).log")))
 
 bench-guest: kernel
-	@$(STAGE) bench-$(KERNEL)-$(FLAVOUR) $(ROOT)/tools/bench/run-bench.sh guest \
+	@$(STAGE) bench-$(NAME)-$(FLAVOUR) $(ROOT)/tools/bench/run-bench.sh guest \
 		$(SRC) $(OBJ) $(BENCH)/bin $(BENCH_SCALE) \
-		$(BENCH)/guest-$(KERNEL)-$(FLAVOUR).log $(QEMU_OPTS)
+		$(BENCH)/guest-$(NAME)-$(FLAVOUR).log $(QEMU_OPTS)
 
 bench-guest-without: kernel export-check
-	@$(STAGE) bench-$(KERNEL)-$(FLAVOUR)-without-$(BENCH_WITHOUT) \
+	@$(STAGE) bench-$(NAME)-$(FLAVOUR)-without-$(BENCH_WITHOUT) \
 		$(ROOT)/tools/bench/bench-without.sh $(BENCH_WITHOUT) \
 		$(SRC) $(OBJ) $(BENCH)/bin $(BENCH_SCALE) \
-		$(BENCH)/guest-$(KERNEL)-$(FLAVOUR)-without-$(BENCH_WITHOUT).log $(QEMU_OPTS)
+		$(BENCH)/guest-$(NAME)-$(FLAVOUR)-without-$(BENCH_WITHOUT).log $(QEMU_OPTS)
 
 # What CI runs.  The mainline pin gets the whole matrix and every check
 # of the series, and its PREEMPT_RT flavour boots at RT_SMP vCPUs; every

@@ -22,6 +22,8 @@
 #   --log FILE       serial log (default build/logs/run-<date>.log); the
 #                    verdict goes beside it as .json
 #   --shell          interactive BusyBox shell instead of the suites
+#   --name TEXT      the kernel under test, for the verdict (make run
+#                    TREE=DIR: git describe of the tree)
 #
 # The machine, CPU model, kernel command line and timeouts are those of
 # tools/guest/machine.py, which the LAVA jobs use too.  Prints the accelerator chosen and why, then the QEMU command.  Exit
@@ -40,7 +42,7 @@ infra() {
 machine=$PIFUTEX_ROOT/tools/guest/machine.py
 # Empty: machine.py's default.
 kernel='' initrd='' smp='' mem='' append='' timeout='' accel=auto
-log='' shell=0 flavour=''
+log='' shell=0 flavour='' name=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift ;;
@@ -50,10 +52,11 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
 	--flavour) flavour=$2; shift ;;
+	--name) name=$2; shift ;;
 	--accel) accel=$2; shift ;;
 	--log) log=$2; shift ;;
 	--shell) shell=1 ;;
-	-h|--help) sed -n '4,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) infra "unknown option $1 (see --help)" ;;
 	esac
 	shift
@@ -172,6 +175,7 @@ judge() {
 	shift 3
 	echo "run-qemu: QEMU ran ${secs}s ($acc); serial log in $out"
 	args=(--json "${out%.log}.json" --accel "$acc" "$@")
+	[ -z "$name" ] || args+=(--name "$name")
 	if [ "$stalled" -eq 1 ]; then
 		args+=(--stalled "$watch")
 	elif [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then

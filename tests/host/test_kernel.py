@@ -43,6 +43,27 @@ class KconfigVerifyTest(unittest.TestCase):
         self.assertIn('CONFIG_C=y requested', p.stderr)
         self.assertIn('2 requested option(s) did not survive', p.stderr)
 
+    def test_option_unknown_to_a_tree_is_reported(self):
+        # A developer's tree without the series: its Kconfig defines B,
+        # not C.  C is reported, not a failure; B dropped still fails.
+        tree = os.path.join(self.tmp, 'tree')
+        write(os.path.join(tree, 'lib', 'Kconfig.debug'),
+              'config A\n\tbool\nmenuconfig B\n\tbool "b"\n')
+        write(os.path.join(self.tmp, '.config'), 'CONFIG_A=y\n')
+        write(os.path.join(self.tmp, 'frag.config'), 'CONFIG_A=y\nCONFIG_C=y\n')
+        p = sh([sys.executable, tool('kconfig-verify.py'), '--unknown-in',
+                tree, os.path.join(self.tmp, '.config'),
+                os.path.join(self.tmp, 'frag.config')])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(f'frag.config:2: CONFIG_C=y requested, unknown to '
+                      f'{tree} (no Kconfig defines it)', p.stderr)
+        write(os.path.join(self.tmp, 'frag.config'), 'CONFIG_B=y\nCONFIG_C=y\n')
+        p = sh([sys.executable, tool('kconfig-verify.py'), '--unknown-in',
+                tree, os.path.join(self.tmp, '.config'),
+                os.path.join(self.tmp, 'frag.config')])
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn('1 requested option(s) did not survive', p.stderr)
+
     def test_changed_value_is_named(self):
         p = self.verify('CONFIG_A=m\n', 'CONFIG_A=y\n')
         self.assertEqual(p.returncode, 1)

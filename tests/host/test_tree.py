@@ -110,6 +110,25 @@ class TreeTest(unittest.TestCase):
                           '0002-selftests-futex-Test-it.patch'])
         self.assertEqual(st['skipped'], '')
 
+    def test_second_run_is_incremental(self):
+        self.assertEqual(self.prepare().returncode, 0)
+        p = self.prepare()
+        self.assertIn('v7.3: ' + self.work + ' is up to date', p.stderr)
+        # A new commit in the tree: the clone is updated in place, and a
+        # file that did not change keeps its mtime (no rebuild).
+        keep = os.path.join(self.work, 'tools', 'testing', 'selftests',
+                            'futex', 'Makefile')
+        mtime = os.stat(keep).st_mtime_ns
+        write(os.path.join(self.dir, 'kernel', 'sched.c'), 'int s;\n')
+        git(self.dir, 'add', '-A')
+        git(self.dir, 'commit', '-q', '-m', 'more work')
+        p = self.prepare()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(self.read('kernel', 'sched.c'), 'int s;\n')
+        self.assertEqual(self.read('kernel', 'locking', 'rtmutex.c'), FIX_NEW)
+        self.assertEqual(os.stat(keep).st_mtime_ns, mtime)
+        self.assertRegex(self.state()['describe'], r'^v7\.3-1-g')
+
     def test_fix_already_in_the_tree_is_skipped(self):
         write(os.path.join(self.dir, 'kernel', 'locking', 'rtmutex.c'),
               FIX_NEW)

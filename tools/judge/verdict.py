@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Turn a guest serial log into a verdict.
 
-usage: verdict.py [--json FILE] [--accel A] [--timed-out SECS]
+usage: verdict.py [--json FILE] [--accel A] [--name TEXT] [--timed-out SECS]
                   [--stalled SECS] [--qemu-rc N] [--attempt JSON] LOG
        verdict.py --summary JSON...
 
@@ -304,6 +304,8 @@ def main(argv):
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument('--json', metavar='FILE', help='write the verdict here')
     p.add_argument('--accel', help='the accelerator the boot ran under')
+    p.add_argument('--name', help="the kernel under test, e.g. git describe "
+                   "of a developer's tree")
     p.add_argument('--timed-out', metavar='SECS')
     p.add_argument('--stalled', metavar='SECS')
     p.add_argument('--qemu-rc', metavar='N')
@@ -319,7 +321,7 @@ def main(argv):
     opts = {'--json': args.json, '--accel': args.accel,
             '--timed-out': args.timed_out, '--stalled': args.stalled,
             '--qemu-rc': args.qemu_rc, '--attempt': args.attempt}
-    args = args.files
+    args, name = args.files, args.name
     try:
         with open(args[0], encoding='utf-8', errors='replace') as f:
             lines = f.readlines()
@@ -337,12 +339,15 @@ def main(argv):
     v = parse(lines)
     outcome, reasons = decide(v, opts['--timed-out'], opts['--qemu-rc'],
                               opts['--stalled'])
+    if name:
+        print(f'kernel: {name}')
     print(render(args[0], v, outcome, reasons, opts['--accel'], attempts))
     if opts['--json']:
         with open(opts['--json'], 'w', encoding='utf-8') as f:
             json.dump({'suites': v['suites'], 'problems': reasons,
                        'cpus': v['cpus'], 'kernel': v['kernel'],
                        'accel': opts['--accel'], 'verdict': outcome,
+                       'name': name,
                        'begun': v['begin'] is not None,
                        'attempts': attempts},
                       f, indent=1)

@@ -7,7 +7,9 @@
 # the config fragments (scripts/kconfig/merge_config.sh) plus
 # olddefconfig, done in a scratch output directory (OBJ.kconfig); every
 # requested option is verified to have survived
-# (tools/kernel/kconfig-verify.py; KCONFIG_NO_VERIFY=1 skips that).
+# (tools/kernel/kconfig-verify.py; KCONFIG_NO_VERIFY=1 skips that;
+# KCONFIG_UNKNOWN_IN=SRC reports the options SRC does not define instead
+# of failing on them: a developer's own tree).
 # OBJ/.config is replaced only when the result differs, so an unchanged
 # config costs no rebuild.  With nothing to do it costs nothing: when
 # the fragments, the options and OBJ/.config are those of the last run
@@ -31,7 +33,7 @@ obj=$(cd "$obj" && pwd)
 scratch=$obj.kconfig
 mkdir -p "$scratch"
 inputs() {
-	printf 'verify=%s\n' "${KCONFIG_NO_VERIFY:-yes}"
+	printf 'verify=%s %s\n' "${KCONFIG_NO_VERIFY:-yes}" "${KCONFIG_UNKNOWN_IN:-}"
 	sha256sum "${frags[@]}"
 	[ -f "$obj/.config" ] && sha256sum "$obj/.config"
 	true
@@ -50,7 +52,8 @@ kmake tinyconfig >"$scratch/log" 2>&1 || { cat "$scratch/log" >&2; die "make tin
 kmake olddefconfig >>"$scratch/log" 2>&1 || { cat "$scratch/log" >&2; die "make olddefconfig failed"; }
 # bisect-check builds patches that come before the options they add.
 if [ -z "${KCONFIG_NO_VERIFY:-}" ]; then
-	"$PIFUTEX_ROOT/tools/kernel/kconfig-verify.py" "$scratch/.config" "${frags[@]}" ||
+	"$PIFUTEX_ROOT/tools/kernel/kconfig-verify.py" \
+		${KCONFIG_UNKNOWN_IN:+--unknown-in "$KCONFIG_UNKNOWN_IN"} "$scratch/.config" "${frags[@]}" ||
 		die "config options were dropped (see above); fix the fragments"
 fi
 if ! cmp -s "$scratch/.config" "$obj/.config"; then

@@ -3,7 +3,7 @@
 #
 # tree.sh pin DIR
 # tree.sh describe DIR
-# tree.sh prepare [--tests-only] [--objects REPO] DIR WORK MAILDIR...
+# tree.sh prepare [--tests-only] [--objects REPO] DIR WORK MAILDIR|PATCH...
 #
 # A developer's own kernel tree (make run TREE=DIR).  DIR is a git work
 # tree of Linux 6.12 or newer; nothing here writes to it (git runs with
@@ -17,14 +17,16 @@
 # prepare: WORK becomes a clone of DIR's HEAD (borrowing DIR's objects)
 #   with DIR's uncommitted changes and untracked files committed on top,
 #   then the mails of each MAILDIR in order (not their cover letters)
-#   with `git am -3`; --objects REPO first fetches REPO (the export work
+#   with `git am -3` (a PATCH: that patch file, e.g. the series' own
+#   localversion patch, which is not mailed); --objects REPO first fetches REPO (the export work
 #   tree, which holds the blobs the mails' index lines name), so that
 #   git am can fall back to a three-way merge.  A mail whose reverse
 #   applies is already in the tree (upstream took it, or the developer
 #   has it): skipped, with a note.  A mail that does not apply stops
 #   prepare with its name and the files that conflict.  --tests-only
 #   applies only the mails that touch nothing but
-#   tools/testing/selftests/ (the suites that need no kernel patch).
+#   tools/testing/selftests/ (the suites that need no kernel patch) and
+#   the localversion file.
 #   WORK/.pi-futex-tree records what was done (describe, dirty, mode,
 #   applied, skipped).
 set -euo pipefail
@@ -97,8 +99,19 @@ mail_files() {
 	sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$1"
 }
 
+# mails_of MAILDIR|PATCH: the mails of an exported series in order, but
+# its cover letter; or the one patch file named.
+mails_of() {
+	if [ -f "$1" ]; then
+		echo "$1"
+	else
+		find "$1" -maxdepth 1 -name '0[0-9][0-9][0-9]-*.patch' \
+			! -name 0000-cover-letter.patch | sort
+	fi
+}
+
 cmd_prepare() {
-	local tests_only=0 objects='' dir work dirty=no describe mail name
+	local tests_only=0 objects='' dir work dirty=no describe mail name inputs
 	local applied=() skipped=() conflict
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -114,14 +127,37 @@ cmd_prepare() {
 	shift 2
 	check_tree "$dir"
 	for d in "$@"; do
-		[ -f "$d/0000-cover-letter.patch" ] || die "no exported mail series in $d (make export-check)"
+		[ -f "$d" ] || [ -f "$d/0000-cover-letter.patch" ] ||
+			die "no exported mail series in $d (make export-check)"
 	done
 	describe=$(cmd_describe "$dir")
-	rm -rf "$work"
-	mkdir -p "$(dirname "$work")"
-	git clone -q --shared --no-checkout "$dir" "$work" || die "git clone of $dir failed"
+	# What WORK is made of: DIR's HEAD, its uncommitted work, the mails
+	# and the mode.  The same as last time: nothing to do.
+	inputs=$( { rgit "$dir" rev-parse HEAD
+		rgit "$dir" diff --binary HEAD
+		rgit "$dir" ls-files --others --exclude-standard
+		for d in "$@"; do mails_of "$d" | xargs cat; done
+		echo "tests_only=$tests_only"; } | sha256sum | cut -d' ' -f1)
+	if [ -f "$work/.pi-futex-tree" ] &&
+		grep -qx "inputs=$inputs" "$work/.pi-futex-tree"; then
+		note "$describe: $work is up to date"
+		return 0
+	fi
 	export GIT_COMMITTER_NAME="pi-futex" GIT_COMMITTER_EMAIL="pi-futex@localhost"
 	export GIT_AUTHOR_NAME="pi-futex" GIT_AUTHOR_EMAIL="pi-futex@localhost"
+	rm -f "$work/.pi-futex-tree"
+	if [ -d "$work/.git" ]; then
+		# Reuse the clone: a checkout rewrites only the files that
+		# differ, so the kernel build stays incremental.
+		git -C "$work" am --abort >/dev/null 2>&1 || true
+		{ git -C "$work" reset -q --hard && git -C "$work" clean -q -fdx &&
+			git -C "$work" fetch -q "$dir" HEAD; } ||
+			die "updating $work from $dir failed (remove $work)"
+	else
+		rm -rf "$work"
+		mkdir -p "$(dirname "$work")"
+		git clone -q --shared --no-checkout "$dir" "$work" || die "git clone of $dir failed"
+	fi
 	git -C "$work" checkout -q --detach "$(rgit "$dir" rev-parse HEAD)" ||
 		die "checkout of $dir's HEAD in $work failed"
 	# The developer's uncommitted work is part of the kernel under test.
@@ -141,11 +177,10 @@ cmd_prepare() {
 			die "fetching the mails' objects from $objects failed"
 	fi
 	for d in "$@"; do
-		for mail in "$d"/0[0-9][0-9][0-9]-*.patch; do
+		for mail in $(mails_of "$d"); do
 			name=$(basename "$mail")
-			[ "$name" = 0000-cover-letter.patch ] && continue
-			if [ $tests_only -eq 1 ] &&
-				mail_files "$mail" | grep -qv '^tools/testing/selftests/'; then
+			if [ $tests_only -eq 1 ] && mail_files "$mail" |
+				grep -qv -e '^tools/testing/selftests/' -e '^localversion'; then
 				continue
 			fi
 			if git -C "$work" apply --check -R "$mail" >/dev/null 2>&1; then
@@ -167,6 +202,7 @@ cmd_prepare() {
 		done
 	done
 	{
+		echo "inputs=$inputs"
 		echo "describe=$describe"
 		echo "dirty=$dirty"
 		echo "mode=$([ $tests_only -eq 1 ] && echo tests-only || echo series)"
