@@ -17,7 +17,7 @@ TREE      ?=
 TREE_TESTS_ONLY ?=
 ifneq ($(TREE),)
 TREE_DIR  := $(abspath $(TREE))
-KERNEL    := $(shell $(ROOT)/tools/kernel/tree.sh pin $(TREE_DIR))
+override KERNEL := $(shell $(ROOT)/tools/kernel/tree.sh pin $(TREE_DIR))
 ifeq ($(KERNEL),)
 $(error TREE=$(TREE): not a tree the series can run on (see above))
 endif

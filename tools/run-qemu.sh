@@ -22,6 +22,8 @@
 #   --log FILE       serial log (default build/logs/run-<date>.log); the
 #                    verdict goes beside it as .json
 #   --shell          interactive BusyBox shell instead of the suites
+#   --no-test-mode   no panic_on_warn=1 (make prove-fixes, for a fix whose
+#                    absence WARNs)
 #   --name TEXT      the kernel under test, for the verdict (make run
 #                    TREE=DIR: git describe of the tree)
 #
@@ -42,7 +44,7 @@ infra() {
 machine=$PIFUTEX_ROOT/tools/guest/machine.py
 # Empty: machine.py's default.
 kernel='' initrd='' smp='' mem='' append='' timeout='' accel=auto
-log='' shell=0 flavour='' name=''
+log='' shell=0 flavour='' name='' testmode=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift ;;
@@ -56,7 +58,8 @@ while [ $# -gt 0 ]; do
 	--accel) accel=$2; shift ;;
 	--log) log=$2; shift ;;
 	--shell) shell=1 ;;
-	-h|--help) sed -n '4,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--no-test-mode) testmode=0 ;;
+	-h|--help) sed -n '4,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) infra "unknown option $1 (see --help)" ;;
 	esac
 	shift
@@ -120,6 +123,7 @@ qemu_cmd() {
 	[ -n "$mem" ] && args+=(--mem "$mem")
 	[ -n "$append" ] && args+=(--append "$append")
 	[ $shell -eq 1 ] && args+=(--shell)
+	[ $testmode -eq 1 ] || args+=(--no-test-mode)
 	mapfile -t qemu < <(python3 "$machine" "${args[@]}")
 	[ ${#qemu[@]} -gt 0 ] || infra "tools/guest/machine.py gave no QEMU command"
 	echo "run-qemu: timeout ${timeout}s"

@@ -493,6 +493,49 @@ class BisectCheckTest(SeriesFixture, unittest.TestCase):
                          ['1-a.patch', '2-b.patch', '3-new.patch'])
 
 
+class BuildKernelTest(unittest.TestCase):
+    """build-kernel.sh: a build with nothing to do costs no kbuild pass."""
+
+    MAKEFILE = ('bzImage:\n'
+                '\t@mkdir -p $(O)/arch/x86/boot $(O)/include/config\n'
+                '\t@cat a.c >$(O)/arch/x86/boot/bzImage\n'
+                '\t@echo 1.0 >$(O)/include/config/kernel.release\n'
+                '\t@echo built >>$(O)/builds\n')
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.src = os.path.join(self.tmp, 'src')
+        self.obj = os.path.join(self.tmp, 'obj')
+        write(os.path.join(self.src, 'Makefile'), self.MAKEFILE)
+        write(os.path.join(self.src, 'a.c'), 'int a;\n')
+        write(os.path.join(self.obj, '.config'), 'CONFIG_A=y\n')
+        os.utime(os.path.join(self.obj, '.config'), (1e9, 1e9))
+
+    def build(self):
+        p = sh([tool('build-kernel.sh'), self.src, self.obj])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(self.obj, 'builds')) as f:
+            return p.stderr, len(f.read().split())
+
+    def test_nothing_to_do_and_then_something(self):
+        self.assertEqual(self.build()[1], 1)
+        err, n = self.build()
+        self.assertEqual(n, 1)
+        self.assertIn('up to date: 1.0 in', err)
+        # A source changed (any file of the tree), or a new .config:
+        # kbuild runs.
+        write(os.path.join(self.src, 'a.c'), 'int a = 1;\n')
+        self.assertEqual(self.build()[1], 2)
+        write(os.path.join(self.obj, '.config'), 'CONFIG_A=n\n')
+        self.assertEqual(self.build()[1], 3)
+        # Another compiler than the last build's: kbuild runs.
+        with open(os.path.join(self.obj, '.pi-futex-built'), 'w') as f:
+            f.write('CC=gcc (an older gcc)\n')
+        self.assertEqual(self.build()[1], 4)
+        self.assertEqual(self.build()[1], 4)
+
+
 class TarToGitTest(unittest.TestCase):
     """tar-to-git.py: a tarball becomes one reproducible commit."""
 

@@ -260,6 +260,16 @@ class LavaVerdictTest(unittest.TestCase):
         self.assertEqual(p.returncode, 1, p.stdout)
         self.assertIn('lava-verdict: FAIL', p.stdout)
 
+    def test_no_case_from_the_monitors_fails(self):
+        # The serial log has the suite's result, LAVA recorded no case:
+        # its monitors missed them, which is not a pass.
+        text = ''.join(ln for ln in self.guest(case('pi-futex', 'sanity',
+                                                     'pass')).splitlines(True)
+                       if '"definition": "pi-futex"' not in ln)
+        p = self.verdict(text)
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn('no test case came back from the guest', p.stdout)
+
     def test_nonzero_rc_without_failing_case_fails(self):
         p = self.verdict(self.guest(case('pi-futex', 'sanity', 'pass'),
                                     end='pi-futex: guest end rc=3'))

@@ -178,6 +178,10 @@ class TreeTest(unittest.TestCase):
         self.assertIn('/* mine */', self.read('kernel', 'locking',
                                               'rtmutex.c'))
         self.assertEqual(self.read('kernel', 'locking', 'new.c'), 'x\n')
+        # An edit of the untracked file alone is a new input.
+        write(os.path.join(self.dir, 'kernel', 'locking', 'new.c'), 'y\n')
+        self.assertEqual(self.prepare('--tests-only').returncode, 0)
+        self.assertEqual(self.read('kernel', 'locking', 'new.c'), 'y\n')
 
     def test_pin_of_a_tree(self):
         for (version, patchlevel), want in ((('7', '3'), '7.3'),

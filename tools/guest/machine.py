@@ -80,32 +80,39 @@ def timeout_minutes(flavour, runlist='main', smp=DEFAULT_SMP):
 
 
 def mem_mb(mem):
-    """QEMU's -m SIZE (512M, 1G, or a number of MiB) in MiB."""
-    m = re.fullmatch(r'(\d+)([MG]?)', str(mem))
-    if not m or int(m.group(1)) < 1:
-        raise ValueError(f'memory size {mem!r}: want N, NM or NG')
-    return int(m.group(1)) * (1024 if m.group(2) == 'G' else 1)
+    """QEMU's -m SIZE (512M, 1G, 1.5g, or a number of MiB) in MiB."""
+    m = re.fullmatch(r'(\d+(?:\.\d+)?)([MmGg]?)', str(mem))
+    mb = float(m.group(1)) * (1024 if m.group(2) in 'Gg' and m.group(2)
+                               else 1) if m else 0
+    if mb < 1 or mb != int(mb):
+        raise ValueError(f'memory size {mem!r}: want N, NM or NG (MiB, GiB)')
+    return int(mb)
 
 
 def smp_option(smp):
     return f'{smp},sockets={smp},cores=1,threads=1'
 
 
-def cmdline(smp, append='', tsc_khz=None, shell=False):
+def cmdline(smp, append='', tsc_khz=None, shell=False, test_mode=True):
     """The kernel command line of a boot on @smp vCPUs; @tsc_khz under
-    TCG only (the rate of the machine that runs the guest)."""
+    TCG only (the rate of the machine that runs the guest).  Without
+    @test_mode a WARN does not panic (make prove-fixes boots a fix that
+    is expected to WARN without it, and reads the warning)."""
     parts = [CMDLINE]
     if tsc_khz:
         parts.append(f'tsc_early_khz={tsc_khz}')
     parts.append(f'pifutex.smp={smp}')
     if append:
         parts.append(append)
-    parts.append(SHELL_MODE if shell else TEST_MODE)
+    if shell:
+        parts.append(SHELL_MODE)
+    elif test_mode:
+        parts.append(TEST_MODE)
     return ' '.join(parts)
 
 
 def qemu_argv(kernel, initrd, smp=DEFAULT_SMP, mem=DEFAULT_MEM, accel='tcg',
-              append='', tsc_khz=None, shell=False):
+              append='', tsc_khz=None, shell=False, test_mode=True):
     """The QEMU command of a boot, as run-qemu.sh runs it."""
     if accel not in CPU:
         raise ValueError(f'accelerator {accel!r}: want kvm or tcg')
@@ -115,7 +122,8 @@ def qemu_argv(kernel, initrd, smp=DEFAULT_SMP, mem=DEFAULT_MEM, accel='tcg',
             '-smp', smp_option(smp), '-m', f'{mem_mb(mem)}M',
             '-kernel', kernel, '-initrd', initrd,
             '-append', cmdline(smp, append,
-                               tsc_khz if accel == 'tcg' else None, shell)]
+                               tsc_khz if accel == 'tcg' else None, shell,
+                               test_mode)]
 
 
 def lava_context(smp, mem=DEFAULT_MEM, kvm=False):
@@ -168,6 +176,8 @@ def main(argv):
                    help='default: this machine\'s rate (TCG only)')
     q.add_argument('--shell', action='store_true',
                    help='interactive shell instead of the suites')
+    q.add_argument('--no-test-mode', action='store_true',
+                   help='no panic_on_warn=1')
     t = sub.add_parser('timeout', help='print the boot timeout in seconds')
     t.add_argument('--flavour', help='without it, the default timeout')
     t.add_argument('--runlist', choices=('main', 'stress'), default='main')
@@ -178,7 +188,8 @@ def main(argv):
         try:
             argv = qemu_argv(args.kernel, args.initrd, args.smp, args.mem,
                              args.accel, args.append,
-                             args.tsc_khz or host_tsc_khz(), args.shell)
+                             args.tsc_khz or host_tsc_khz(), args.shell,
+                             not args.no_test_mode)
         except ValueError as e:
             p.error(str(e))
         if any('\n' in a for a in argv):

@@ -287,7 +287,8 @@ def summary(paths):
             tot[k] += n[k]
         worst = max(worst, EXIT.get(v['verdict'], 2))
         name = os.path.basename(path).rsplit('.', 1)[0]
-        print(f'{name}: {v.get("kernel") or "?"} on {v.get("cpus") or "?"} '
+        print(f'{name}: {v.get("name") or v.get("kernel") or "?"} on '
+              f'{v.get("cpus") or "?"} '
               f'vCPU(s): {n["pass"]} passed, {n["fail"]} failed, '
               f'{n["skip"]} skipped, {v["verdict"].upper()}')
     print(f'boots: {tot["pass"]} passed, {tot["fail"]} failed, '

@@ -6,7 +6,10 @@
 # After each patch of the series in turn, compile what that patch can
 # break: the directories of every kernel source the series has touched
 # so far (`make kernel/locking/ kernel/sched/`), or the whole bzImage when
-# a patch touches a header outside those directories (include/, arch/).
+# a patch touches a header of include/ or arch/; a private header adds
+# every directory whose objects include it (from kbuild's .cmd files).
+# Objects are compiled, not linked: a link error shows in the one full
+# build, the series' own.
 # A patch that changes only selftests, tools, the tester's scripts,
 # MAINTAINERS, Kconfig help or localversion needs no build of its own;
 # the config fragments are merged again after each patch (options added
@@ -65,6 +68,9 @@ total=$(printf '%s\n' "$patches" | wc -l)
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
 dirs=()
+add_dir() {
+	case " ${dirs[*]} " in *" $1 "*) ;; *) dirs+=("$1") ;; esac
+}
 i=0
 for p in $patches; do
 	i=$((i + 1))
@@ -77,12 +83,21 @@ for p in $patches; do
 			;;
 		*/Kconfig* | Kconfig*)
 			build=1 ;;
-		include/* | arch/*/include/*)
+		include/* | arch/*/include/* | arch/*/Makefile)
 			build=1 full=1 ;;
-		*/*.[chS] | */*/Makefile | */*/Kbuild)
+		*/*.h)
+			# A private header: its directory and every directory
+			# with an object that includes it (by file name, in the
+			# dependency lists of kbuild's .cmd files).
 			build=1
-			d=${f%/*}/
-			case " ${dirs[*]} " in *" $d "*) ;; *) dirs+=("$d") ;; esac
+			for d in "${f%/*}/" $(grep -rlF --include='.*.o.cmd' "/${f##*/}" "$obj" |
+				sed "s|^$obj/||; s|/[^/]*\$|/|" | sort -u); do
+				add_dir "$d"
+			done
+			;;
+		*/*.[cS] | */*/Makefile | */*/Kbuild)
+			build=1
+			add_dir "${f%/*}/"
 			;;
 		*)
 			build=1 full=1 ;;

@@ -13,8 +13,9 @@
 # OBJ/.config is replaced only when the result differs, so an unchanged
 # config costs no rebuild.  With nothing to do it costs nothing: when
 # the fragments, the options and OBJ/.config are those of the last run
-# (OBJ.kconfig/inputs) and no Kconfig file of SRC changed since, it stops
-# there.
+# (OBJ.kconfig/inputs), with the same compiler and tree, and no Kconfig
+# file, *.config fragment or scripts/kconfig file of SRC changed since,
+# it stops there.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 help_option "$@"
@@ -34,13 +35,18 @@ scratch=$obj.kconfig
 mkdir -p "$scratch"
 inputs() {
 	printf 'verify=%s %s\n' "${KCONFIG_NO_VERIFY:-yes}" "${KCONFIG_UNKNOWN_IN:-}"
+	# Kconfig probes the compiler; the tree and its version.
+	gcc --version | head -n 1
+	printf 'src=%s\n' "$src"
+	head -n 5 "$src/Makefile"
 	sha256sum "${frags[@]}"
 	[ -f "$obj/.config" ] && sha256sum "$obj/.config"
 	true
 }
 if [ -f "$scratch/inputs" ] && [ "$(inputs)" = "$(cat "$scratch/inputs")" ] &&
-	[ -z "$(find "$src" -path "$src/.pc" -prune -o -newer "$scratch/inputs" \
-		-type f -name 'Kconfig*' -print -quit)" ]; then
+	[ -z "$(find "$src" \( -path "$src/.pc" -o -path "$src/.git" \) -prune -o \
+		-newer "$scratch/inputs" -type f \( -name 'Kconfig*' -o -name '*.config' \
+		-o -path '*/scripts/kconfig/*' \) -print -quit)" ]; then
 	exit 0
 fi
 rm -f "$scratch/inputs"

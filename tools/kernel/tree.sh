@@ -55,7 +55,12 @@ check_tree() {
 	if [ -z "$index_copy" ]; then
 		index_copy=$(mktemp)
 		idx=$(git -C "$1" rev-parse --path-format=absolute --git-path index)
-		cp "$idx" "$index_copy" 2>/dev/null || rm -f "$index_copy"
+		# No index (a fresh clone without checkout): git reads none.
+		if [ -f "$idx" ]; then
+			cp "$idx" "$index_copy" || die "cannot copy $idx"
+		else
+			rm -f "$index_copy"
+		fi
 	fi
 	grep -qs '^PATCHLEVEL = ' "$1/Makefile" ||
 		die "TREE=$1 is not a kernel tree (no Makefile with PATCHLEVEL)"
@@ -123,7 +128,7 @@ cmd_prepare() {
 	done
 	[ $# -ge 2 ] || die "usage: tree.sh prepare [--tests-only] [--objects REPO] DIR WORK MAILDIR..."
 	dir=$(cd "$1" && pwd -P)
-	work=$2
+	work=$(realpath -m "$2")
 	shift 2
 	check_tree "$dir"
 	for d in "$@"; do
@@ -135,7 +140,8 @@ cmd_prepare() {
 	# and the mode.  The same as last time: nothing to do.
 	inputs=$( { rgit "$dir" rev-parse HEAD
 		rgit "$dir" diff --binary HEAD
-		rgit "$dir" ls-files --others --exclude-standard
+		rgit "$dir" ls-files -z --others --exclude-standard |
+			(cd "$dir" && xargs -0 -r sha256sum --)
 		for d in "$@"; do mails_of "$d" | xargs cat; done
 		echo "tests_only=$tests_only"; } | sha256sum | cut -d' ' -f1)
 	if [ -f "$work/.pi-futex-tree" ] &&
@@ -191,7 +197,9 @@ cmd_prepare() {
 			if ! git -C "$work" am -q -3 "$mail" >"$work/.git/pi-futex-am.log" 2>&1; then
 				conflict=$(git -C "$work" diff --name-only --diff-filter=U)
 				[ -n "$conflict" ] ||
-					conflict=$(sed -n 's/^error: patch failed: \(.*\):[0-9]*$/\1/p' \
+					conflict=$(sed -n -e 's/^error: patch failed: \(.*\):[0-9]*$/\1/p' \
+						-e 's/^error: \(.*\): does not exist in index$/\1/p' \
+						-e 's/^error: \(.*\): already exists in index$/\1/p' \
 						"$work/.git/pi-futex-am.log" | sort -u)
 				git -C "$work" am --abort >/dev/null 2>&1 || true
 				die "$name does not apply to $describe; conflicting files:" \
