@@ -237,12 +237,16 @@ image = $(STAGE) initramfs-$(1) $(ROOT)/tools/guest/mkinitramfs.sh --src $(SRC) 
 # their reason instead of running.
 TESTS_ONLY := $(and $(TREE),$(TREE_TESTS_ONLY))
 RUNLIST   := $(if $(TESTS_ONLY),$(BUILD)/runlist-$(NAME)-tests-only,$(ROOT)/rootfs/runlist)
-initramfs: kernel guest-bins selftests
-	@$(if $(TESTS_ONLY),awk 'NR == FNR { if ($$0 !~ /^#/ && NF) { n = $$1; \
+ifneq ($(TESTS_ONLY),)
+$(RUNLIST): $(ROOT)/rootfs/needs-series $(ROOT)/rootfs/runlist
+	@mkdir -p $(BUILD)
+	@awk 'NR == FNR { if ($$0 !~ /^#/ && NF) { n = $$1; \
 		sub(/^[^ ]+ /, ""); why[n] = $$0 }; next } \
 		!/^#/ && NF && ($$1 in why) { print $$1, 30, \
 		"/usr/share/pi-futex/tests/skip.sh", why[$$1]; next } { print }' \
-		$(ROOT)/rootfs/needs-series $(ROOT)/rootfs/runlist >$(RUNLIST))
+		$^ >$@
+endif
+initramfs: kernel guest-bins selftests $(RUNLIST)
 	@$(call image,$(NAME)-$(FLAVOUR),$(RUNLIST) \
 		$(if $(RTTEST_EXTRA),$(ROOT)/rootfs/runlist-rttest-extra),\
 		--selftests $(SELFTESTS) --host-bin pi_stress --host-bin pip_stress \

@@ -31,13 +31,15 @@ def git(cwd, *args):
 
 
 def snapshot(top):
-    """Every file under @top (its .git too) by path, with its bytes."""
+    """Every file under @top (its .git too) by path, bytes and mtime."""
     h = hashlib.sha256()
     for d, dirs, files in sorted(os.walk(top)):
         dirs.sort()
         for f in sorted(files):
             path = os.path.join(d, f)
             h.update(os.path.relpath(path, top).encode() + b'\0')
+            # Its time too: git "freshens" a pack it finds an object in.
+            h.update(str(os.stat(path).st_mtime_ns).encode() + b'\0')
             with open(path, 'rb') as fh:
                 h.update(fh.read())
     return h.hexdigest()

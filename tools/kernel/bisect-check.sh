@@ -116,7 +116,7 @@ for p in $patches; do
 			  die "the kernel does not build after patch $i/$total: $p"; }
 	elif [ ${#dirs[@]} -gt 0 ]; then
 		what=${dirs[*]}
-		make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" -j"$(nproc)" \
+		make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" LOCALVERSION= -j"$(nproc)" \
 			"${dirs[@]}" >"$top/build.log" 2>&1 ||
 			{ grep -E 'error|Error' "$top/build.log" | sed 's/^/  | /' >&2
 			  die "${dirs[*]} do not compile after patch $i/$total: $p (log: $top/build.log)"; }

@@ -19,7 +19,7 @@ bzimage=$obj/arch/x86/boot/bzImage
 stamp=$obj/.pi-futex-built
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
-compiler="CC=$cc $(gcc --version | head -n 1)"
+compiler="CC=$cc LOCALVERSION= $(gcc --version | head -n 1)"
 if [ -f "$bzimage" ] && [ "$bzimage" -nt "$obj/.config" ] &&
 	[ "$(cat "$stamp" 2>/dev/null)" = "$compiler" ] &&
 	[ -z "$(find "$src" \( -path "$src/.git" -o -path "$src/.pc" \
@@ -32,7 +32,10 @@ rm -f "$stamp"
 # The time the build started: a source edited while it runs is newer.
 start=$(mktemp "$obj/.pi-futex-start.XXXXXX")
 trap 'rm -f "$start"' EXIT
-if ! make -C "$src" O="$(cd "$obj" && pwd)" ARCH=x86_64 CC="$cc" \
+# LOCALVERSION= (set, empty): setlocalversion adds no "+" for a git tree
+# that is not at a tag (make run TREE=DIR); the release stays
+# VERSION-pi-futex, and the verdict names the tree by git describe.
+if ! make -C "$src" O="$(cd "$obj" && pwd)" ARCH=x86_64 CC="$cc" LOCALVERSION= \
 	-j"$(nproc)" bzImage >"$obj/build.log" 2>&1; then
 	grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2 || true
 	die "kernel build failed (full log: $obj/build.log)"

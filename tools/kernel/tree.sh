@@ -14,7 +14,8 @@
 #   tree; older than 6.12 is refused.
 # describe: `git describe --tags --always --dirty` of DIR, the kernel's
 #   name in the verdict.
-# prepare: WORK becomes a clone of DIR's HEAD (borrowing DIR's objects)
+# prepare: WORK becomes a clone of DIR's HEAD (objects copied: a shared
+#   or hard-linked clone would let git "freshen" the mtime of DIR's packs)
 #   with DIR's uncommitted changes and untracked files committed on top,
 #   then the mails of each MAILDIR in order (not their cover letters)
 #   with `git am -3` (a PATCH: that patch file, e.g. the series' own
@@ -162,7 +163,7 @@ cmd_prepare() {
 	else
 		rm -rf "$work"
 		mkdir -p "$(dirname "$work")"
-		git clone -q --shared --no-checkout "$dir" "$work" || die "git clone of $dir failed"
+		git clone -q --no-hardlinks --no-checkout "$dir" "$work" || die "git clone of $dir failed"
 	fi
 	git -C "$work" checkout -q --detach "$(rgit "$dir" rev-parse HEAD)" ||
 		die "checkout of $dir's HEAD in $work failed"
