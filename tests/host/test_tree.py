@@ -79,6 +79,14 @@ class TreeTest(unittest.TestCase):
         out = os.path.join(self.tmp, 'outgoing', 'fixes')
         git(work, 'format-patch', '-q', '--cover-letter', '-o', out,
             'HEAD~2..HEAD')
+        # The fix as the series' quilt files make it: no "diff --git"
+        # and no index line (so no three-way fallback either).
+        fix = os.path.join(out, '0001-locking-rtmutex-Fix-it.patch')
+        with open(fix) as f:
+            lines = [ln for ln in f if not ln.startswith(('diff --git',
+                                                          'index '))]
+        with open(fix, 'w') as f:
+            f.writelines(lines)
         self.objects = work
         return out
 

@@ -100,9 +100,11 @@ cmd_describe() {
 	echo "$d"
 }
 
-# mail_files MAIL: the paths a mail's diff touches.
+# mail_files MAIL: the paths a mail's diff touches (a quilt-made diff
+# has no "diff --git" lines, only ---/+++).
 mail_files() {
-	sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$1"
+	sed -n -e 's|^--- a/\([^[:space:]]*\).*|\1|p' \
+		-e 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1" | sort -u
 }
 
 # mails_of MAILDIR|PATCH: the mails of an exported series in order, but
@@ -201,6 +203,7 @@ cmd_prepare() {
 					conflict=$(sed -n -e 's/^error: patch failed: \(.*\):[0-9]*$/\1/p' \
 						-e 's/^error: \(.*\): does not exist in index$/\1/p' \
 						-e 's/^error: \(.*\): already exists in index$/\1/p' \
+						-e 's/^error: sha1 information is lacking or useless (\(.*\))\.$/\1/p' \
 						"$work/.git/pi-futex-am.log" | sort -u)
 				git -C "$work" am --abort >/dev/null 2>&1 || true
 				die "$name does not apply to $describe; conflicting files:" \
