@@ -152,6 +152,19 @@ class TreeTest(unittest.TestCase):
         self.assertEqual(st['applied'], '0002-selftests-futex-Test-it.patch')
         self.assertRegex(st['describe'], r'^v7\.3-1-g[0-9a-f]+$')
 
+    def test_three_way_merge_where_the_context_changed(self):
+        # The tree changed a context line of the fix (not its line): the
+        # mail's own diff no longer applies, the commit's three-way merge
+        # does (the mail has no index lines, the export commit has).
+        write(os.path.join(self.dir, 'kernel', 'locking', 'rtmutex.c'),
+              FIX_OLD.replace('int prio', 'static int prio'))
+        git(self.dir, 'commit', '-q', '-am', 'make prio static')
+        p = self.prepare()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(self.read('kernel', 'locking', 'rtmutex.c'),
+                         FIX_NEW.replace('int prio', 'static int prio'))
+        self.assertEqual(len(self.state()['applied'].split()), 2)
+
     def test_conflict_names_the_mail_and_files(self):
         write(os.path.join(self.dir, 'kernel', 'locking', 'rtmutex.c'),
               'int prio(void)\n{\n\treturn 2;\n}\n')

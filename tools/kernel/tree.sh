@@ -19,9 +19,11 @@
 #   with DIR's uncommitted changes and untracked files committed on top,
 #   then the mails of each MAILDIR in order (not their cover letters)
 #   with `git am -3` (a PATCH: that patch file, e.g. the series' own
-#   localversion patch, which is not mailed); --objects REPO first fetches REPO (the export work
-#   tree, which holds the blobs the mails' index lines name), so that
-#   git am can fall back to a three-way merge.  A mail whose reverse
+#   localversion patch, which is not mailed).  --objects REPO (the
+#   export work tree) fetches its commits, and each mail is applied as
+#   the commit of REPO with its subject, by format-patch, whose index
+#   lines let git am fall back to a three-way merge (the mails carry the
+#   quilt files' diffs, most of them without blob ids).  A mail whose reverse
 #   applies is already in the tree (upstream took it, or the developer
 #   has it): skipped, with a note.  A mail that does not apply stops
 #   prepare with its name and the files that conflict.  --tests-only
@@ -118,6 +120,24 @@ mails_of() {
 	fi
 }
 
+# git_patch WORK MAIL: MAIL as git format-patch writes the commit of
+# refs/pi-futex/series with MAIL's subject (index lines and all), in a
+# file of WORK/.git; MAIL itself when no commit has its subject.
+git_patch() {
+	local subject sha out
+	subject=$(git mailinfo /dev/null /dev/null <"$2" | sed -n 's/^Subject: //p')
+	sha=$(git -C "$1" log --format='%H %s' -n 1000 refs/pi-futex/series |
+		awk -v s="$subject" 'substr($0, 42) == s { print $1; exit }')
+	if [ -z "$sha" ]; then
+		echo "$2"
+		return
+	fi
+	out=$1/.git/pi-futex-patches/$(basename "$2")
+	mkdir -p "${out%/*}"
+	git -C "$1" format-patch -q -1 --stdout "$sha" >"$out"
+	echo "$out"
+}
+
 cmd_prepare() {
 	local tests_only=0 objects='' dir work dirty=no describe mail name inputs
 	local applied=() skipped=() conflict
@@ -182,8 +202,8 @@ cmd_prepare() {
 			die "commit of the uncommitted changes failed"
 	fi
 	if [ -n "$objects" ]; then
-		git -C "$work" fetch -q "$objects" HEAD ||
-			die "fetching the mails' objects from $objects failed"
+		git -C "$work" fetch -q "$objects" HEAD:refs/pi-futex/series ||
+			die "fetching the series' commits from $objects failed"
 	fi
 	for d in "$@"; do
 		for mail in $(mails_of "$d"); do
@@ -192,6 +212,10 @@ cmd_prepare() {
 				grep -qv -e '^tools/testing/selftests/' -e '^localversion'; then
 				continue
 			fi
+			# The mails carry the quilt files' diffs, most without the
+			# blob ids a three-way merge needs: apply the same commit
+			# of the export work tree, found by its subject, instead.
+			[ -z "$objects" ] || mail=$(git_patch "$work" "$mail")
 			if git -C "$work" apply --check -R "$mail" >/dev/null 2>&1; then
 				note "$name is already in the tree: skipped"
 				skipped+=("$name")
