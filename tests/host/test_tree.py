@@ -175,7 +175,12 @@ class TreeTest(unittest.TestCase):
                       'v7.3-1-g', p.stderr)
         self.assertIn('conflicting files: kernel/locking/rtmutex.c', p.stderr)
         self.assertIn('TREE_TESTS_ONLY=1', p.stderr)
-        # TREE_TESTS_ONLY: only the mails that need no kernel patch.
+        # TREE_TESTS_ONLY: only the mails that need no kernel patch, in
+        # the clone the failed run left, with the series exported anew
+        # (new commits: the fetch of them is not a fast-forward).
+        work = os.path.join(self.tmp, 'export-work')
+        git(work, 'commit', '-q', '--amend', '-m', 'selftests/futex: Test it',
+            '--date', '2026-12-06T00:00:00Z')
         p = self.prepare('--tests-only')
         self.assertEqual(p.returncode, 0, p.stderr)
         st = self.state()

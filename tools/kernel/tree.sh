@@ -202,7 +202,7 @@ cmd_prepare() {
 			die "commit of the uncommitted changes failed"
 	fi
 	if [ -n "$objects" ]; then
-		git -C "$work" fetch -q "$objects" HEAD:refs/pi-futex/series ||
+		git -C "$work" fetch -q "$objects" +HEAD:refs/pi-futex/series ||
 			die "fetching the series' commits from $objects failed"
 	fi
 	for d in "$@"; do
