@@ -2,6 +2,7 @@
 """What the host tests share: where the repository and its tools are,
 and small helpers."""
 import glob
+import importlib.util
 import os
 import subprocess
 import sys
@@ -17,6 +18,16 @@ def tool(name):
     if len(found) != 1:
         raise LookupError('tool %s: %d matches' % (name, len(found)))
     return found[0]
+
+
+def load_tool(name):
+    """Python tool NAME.py (tools/.../NAME.py) as a module, by its path:
+    its name has dashes, so it cannot be imported by name."""
+    spec = importlib.util.spec_from_file_location(
+        name.replace('-', '_'), tool(name + '.py'))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def import_path(name):

@@ -2,7 +2,6 @@
 """Host tests of the LAVA jobs (tools/lava/lava-job.py) and of the verdict
 read back from a LAVA log (tools/lava/lava-verdict.py)."""
 import hashlib
-import importlib.util
 import json
 import os
 import re
@@ -13,18 +12,10 @@ import tempfile
 import unittest
 
 import yaml
-from helpers import tool
+from helpers import load_tool, tool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LOGS = os.path.join(HERE, 'logs')
-
-
-def load(name):
-    spec = importlib.util.spec_from_file_location(
-        name.replace('-', '_'), tool(name + '.py'))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def run(*args):
@@ -32,7 +23,7 @@ def run(*args):
                           text=True)
 
 
-LAVA_JOB = load('lava-job')
+LAVA_JOB = load_tool('lava-job')
 
 
 class LavaJobTest(unittest.TestCase):
@@ -172,7 +163,7 @@ class LavaJobTest(unittest.TestCase):
             self.assertIsNone(pat.search(line), line)
 
 
-LAVA_VERDICT = load('lava-verdict')
+LAVA_VERDICT = load_tool('lava-verdict')
 
 
 def entry(lvl, msg):

@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """tools/guest/machine.py: the one boot description, rendered by
 run-qemu.sh and by lava-job.py; every cell both ways, compared."""
-import importlib.util
 import os
 import re
 import shlex
@@ -11,22 +10,14 @@ import sys
 import tempfile
 import unittest
 
-from helpers import ROOT, import_path, tool
+from helpers import ROOT, import_path, load_tool, tool
 from test_guest import KVM
 
 import_path('machine.py')
 import machine  # noqa: E402
 
 
-def load(name):
-    spec = importlib.util.spec_from_file_location(
-        name.replace('-', '_'), tool(name + '.py'))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-LAVA_JOB = load('lava-job')
+LAVA_JOB = load_tool('lava-job')
 PINS = sorted(p for p in os.listdir(os.path.join(ROOT, 'pins'))
               if p != 'default')
 # Every cell a LAVA job can be written for: make lava-jobs' flavours,

@@ -102,13 +102,6 @@ cmd_describe() {
 	echo "$d"
 }
 
-# mail_files MAIL: the paths a mail's diff touches (a quilt-made diff
-# has no "diff --git" lines, only ---/+++).
-mail_files() {
-	sed -n -e 's|^--- a/\([^[:space:]]*\).*|\1|p' \
-		-e 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1" | sort -u
-}
-
 # mails_of MAILDIR|PATCH: the mails of an exported series in order, but
 # its cover letter; or the one patch file named.
 mails_of() {
@@ -208,7 +201,9 @@ cmd_prepare() {
 	for d in "$@"; do
 		for mail in $(mails_of "$d"); do
 			name=$(basename "$mail")
-			if [ $tests_only -eq 1 ] && mail_files "$mail" |
+			# (From its ---/+++ lines: a quilt-made diff has no
+			# "diff --git" lines.)
+			if [ $tests_only -eq 1 ] && patch_files "$mail" |
 				grep -qv -e '^tools/testing/selftests/' -e '^localversion'; then
 				continue
 			fi
