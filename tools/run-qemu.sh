@@ -28,8 +28,9 @@
 #                    TREE=DIR: git describe of the tree)
 #
 # The machine, CPU model, kernel command line and timeouts are those of
-# tools/guest/machine.py, which the LAVA jobs use too.  Prints the accelerator chosen and why, then the QEMU command.  Exit
-# status, as tools/judge/verdict.py decides it: 0 pass; 1 test failure (a suite
+# tools/guest/machine.py, which the LAVA jobs use too.  Prints the
+# accelerator chosen and why, then the QEMU command.  Exit status, as
+# tools/judge/verdict.py decides it: 0 pass; 1 test failure (a suite
 # failed, a crash signature after the suites began, a hang in a suite);
 # 2 infrastructure failure (bad options, QEMU did not start, the guest
 # never reached its suites, or stopped before the first one).
