@@ -300,3 +300,22 @@ check_export_work() {
 	[ "$(git -C "$1" log -1 --format=%s)" = "$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$PIFUTEX_ROOT/patches/$last")" ] ||
 		die "$1 does not hold the current series (make export-check)"
 }
+
+# The make variables of every kernel build of the harness: gcc, through
+# ccache when present, and LOCALVERSION set but empty, so that
+# setlocalversion adds no "+" for a git tree that is not at a tag (make
+# run TREE=DIR): the release stays VERSION-pi-futex.
+kernel_make_vars() {
+	local cc=gcc
+	command -v ccache >/dev/null && cc="ccache gcc"
+	printf '%s\n' ARCH=x86_64 "CC=$cc" LOCALVERSION=
+}
+
+# kernel_make SRC OBJ TARGET...: kbuild of SRC out of tree in OBJ, on
+# every CPU, with kernel_make_vars.
+kernel_make() {
+	local src=$1 obj=$2 vars
+	shift 2
+	mapfile -t vars < <(kernel_make_vars)
+	make -C "$src" O="$obj" "${vars[@]}" -j"$(nproc)" "$@"
+}

@@ -65,8 +65,6 @@ for f in $files; do [ -e "$f" ] && touch "$f"; done
 
 patches=$(series_patches)
 total=$(printf '%s\n' "$patches" | wc -l)
-cc=gcc
-command -v ccache >/dev/null && cc="ccache gcc"
 dirs=()
 add_dir() {
 	case " ${dirs[*]} " in *" $1 "*) ;; *) dirs+=("$1") ;; esac
@@ -116,8 +114,7 @@ for p in $patches; do
 			  die "the kernel does not build after patch $i/$total: $p"; }
 	elif [ ${#dirs[@]} -gt 0 ]; then
 		what=${dirs[*]}
-		make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" LOCALVERSION= -j"$(nproc)" \
-			"${dirs[@]}" >"$top/build.log" 2>&1 ||
+		kernel_make "$src" "$obj" "${dirs[@]}" >"$top/build.log" 2>&1 ||
 			{ grep -E 'error|Error' "$top/build.log" | sed 's/^/  | /' >&2
 			  die "${dirs[*]} do not compile after patch $i/$total: $p (log: $top/build.log)"; }
 	else

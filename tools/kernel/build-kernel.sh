@@ -4,10 +4,10 @@
 # build-kernel.sh SRC OBJ
 #
 # Build bzImage of the kernel tree SRC out of tree in OBJ (which holds
-# the .config), with ccache when present.  The full build log goes to
+# the .config), with lib.sh's kernel_make (ccache when present).  The full build log goes to
 # OBJ/build.log; on failure its error lines are shown.  Up to date, it
 # costs a second, not a pass of kbuild over the tree: when the compiler
-# is the one of the last build (OBJ/.pi-futex-built), and bzImage is
+# and make variables are those of the last build (OBJ/.pi-futex-built), and bzImage is
 # newer than OBJ/.config and than every file of SRC (but .git, .pc and
 # Documentation), there is nothing to build.
 set -euo pipefail
@@ -17,9 +17,7 @@ src=${1:?usage: build-kernel.sh SRC OBJ}
 obj=${2:?usage: build-kernel.sh SRC OBJ}
 bzimage=$obj/arch/x86/boot/bzImage
 stamp=$obj/.pi-futex-built
-cc=gcc
-command -v ccache >/dev/null && cc="ccache gcc"
-compiler="CC=$cc LOCALVERSION= $(gcc --version | head -n 1)"
+compiler="$(kernel_make_vars | tr '\n' ' ')$(gcc --version | head -n 1)"
 if [ -f "$bzimage" ] && [ "$bzimage" -nt "$obj/.config" ] &&
 	[ "$(cat "$stamp" 2>/dev/null)" = "$compiler" ] &&
 	[ -z "$(find "$src" \( -path "$src/.git" -o -path "$src/.pc" \
@@ -32,11 +30,7 @@ rm -f "$stamp"
 # The time the build started: a source edited while it runs is newer.
 start=$(mktemp "$obj/.pi-futex-start.XXXXXX")
 trap 'rm -f "$start"' EXIT
-# LOCALVERSION= (set, empty): setlocalversion adds no "+" for a git tree
-# that is not at a tag (make run TREE=DIR); the release stays
-# VERSION-pi-futex, and the verdict names the tree by git describe.
-if ! make -C "$src" O="$(cd "$obj" && pwd)" ARCH=x86_64 CC="$cc" LOCALVERSION= \
-	-j"$(nproc)" bzImage >"$obj/build.log" 2>&1; then
+if ! kernel_make "$src" "$(cd "$obj" && pwd)" bzImage >"$obj/build.log" 2>&1; then
 	grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2 || true
 	die "kernel build failed (full log: $obj/build.log)"
 fi

@@ -23,9 +23,9 @@
 #   export work tree) fetches its commits, and each mail is applied as
 #   the commit of REPO with its subject, by format-patch, whose index
 #   lines let git am fall back to a three-way merge (the mails carry the
-#   quilt files' diffs, most of them without blob ids).  A mail whose reverse
-#   applies is already in the tree (upstream took it, or the developer
-#   has it): skipped, with a note.  A mail that does not apply stops
+#   quilt files' diffs, most of them without blob ids).  A mail whose
+#   reverse applies is already in the tree (upstream took it, or the
+#   developer has it): skipped, with a note.  A mail that does not apply stops
 #   prepare with its name and the files that conflict.  --tests-only
 #   applies only the mails that touch nothing but
 #   tools/testing/selftests/ (the suites that need no kernel patch) and
