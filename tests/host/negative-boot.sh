@@ -10,6 +10,10 @@
 # FAIL and sanity still passing.  If this ever passes, the verdict is not
 # reading the guest.  The serial log is LOG.log.
 #
+# hang-grandchild never ends and leaves a grandchild holding its output:
+# /init must kill its process group at its 10 s limit, the verdict must
+# name it as killed, and the suite after it must still run.
+#
 # The same boot breaks an invariant on purpose: rt-random.py with
 # --break-model (the model ignores transitive boosts) must report a
 # violation for seed 100 and shrink its reproducer to fewer steps than
@@ -30,6 +34,10 @@ grep -Eq '^canned-failure +1 +1 +0 +FAIL' "$out" ||
 	{ echo "negative: canned-failure is not 1 pass / 1 fail / FAIL" >&2; fail=1; }
 grep -Eq '^sanity +[1-9][0-9]* +0 +0 +PASS' "$out" ||
 	{ echo "negative: sanity did not pass in the same boot" >&2; fail=1; }
+grep -Eq '^hang-grandchild +1 +[1-9][0-9]* +0 +FAIL' "$out" ||
+	{ echo "negative: hang-grandchild is not 1 pass / failed / FAIL" >&2; fail=1; }
+grep -q 'suite hang-grandchild killed at its limit of 10s' "$out" ||
+	{ echo "negative: the verdict does not name hang-grandchild as killed at its limit" >&2; fail=1; }
 grep -Eq '^rt-random-broken +0 +1 +0 +FAIL' "$out" ||
 	{ echo "negative: rt-random --break-model did not fail" >&2; fail=1; }
 read -r from to < <(sed -n 's/.*# shrunk from \([0-9]*\) to \([0-9]*\) steps.*/\1 \2/p' "$log" | head -n 1)
@@ -44,4 +52,5 @@ if [ $fail -ne 0 ]; then
 	exit 1
 fi
 echo "negative control: verdict FAIL as expected (canned-failure 1 pass, 1 fail; sanity passed)"
+echo "negative control: hang-grandchild killed at its 10 s limit and named; the suites after it ran"
 echo "negative control: rt-random --break-model caught seed 100, reproducer shrunk from $from to $to steps"

@@ -83,6 +83,37 @@ class VerdictTest(unittest.TestCase):
         rc, out = run('hang.log')
         self.assertEqual(rc, 1)
         self.assertIn('guest did not finish', out)
+        # The suite that was running when the log ended is named, failed.
+        self.assertRegex(out, r'\nstuck +0 +1 +0 +FAIL')
+        self.assertIn('log:8: suite stuck was running when the log ended '
+                      '(no result, no crash signature: a hang)', out)
+        suites, _, _ = load('hang.log')
+        self.assertEqual([s['suite'] for s in suites], ['sanity', 'stuck'])
+
+    def test_hang_named_with_the_host_timeout(self):
+        with open(os.path.join(HERE, 'logs', 'hang.log'),
+                  encoding='utf-8') as f:
+            v = verdict.parse(f.readlines())
+        outcome, reasons = verdict.decide(v, timed_out='900')
+        self.assertEqual(outcome, 'fail')
+        self.assertIn('log:8: suite stuck was running when the log ended '
+                      '(no result, no crash signature: a hang; QEMU '
+                      'killed after 900s)', reasons)
+
+    def test_crash_inside_a_suite_names_the_suite(self):
+        rc, out = run('crash-in-suite.log')
+        self.assertEqual(rc, 1)
+        self.assertRegex(out, r'\nfutex-pi-errors +1 +1 +0 +FAIL')
+        self.assertIn('log:10: suite futex-pi-errors was running when the '
+                      'log ended (kernel crash signature at log:14)', out)
+
+    def test_suite_killed_at_its_limit_is_named(self):
+        rc, out = run('killed.log')
+        self.assertEqual(rc, 1)
+        self.assertRegex(out, r'\nhang-grandchild +0 +1 +0 +FAIL')
+        self.assertRegex(out, r'\nsanity +1 +0 +0 +PASS')
+        self.assertIn('log:6: suite hang-grandchild killed at its limit of '
+                      '10s', out)
 
     def test_interleaved_kernel_lines_are_tolerated(self):
         rc, out = run('interleaved.log')

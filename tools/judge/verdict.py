@@ -45,6 +45,9 @@ RESULT_RE = re.compile(
     r'(?:\s+(?P<name>[^#]*?))?\s*(?:#\s*(?P<directive>.*))?$')
 PLAN_RE = re.compile(r'^(?P<indent>\s*)1\.\.(?P<n>\d+)\s*$')
 COUNTS_RE = re.compile(r'^ {4}# counts: (?P<text>.*\S)\s*$')
+# /init's line before each suite, and after one it killed at its limit.
+SUITE_RE = re.compile(r'^# suite (?P<name>\S+): .*\(limit (?P<limit>\d+)s\)\s*$')
+KILLED_RE = re.compile(r'^# suite (?P<name>\S+) killed after (?P<limit>\d+)s')
 CPUS_RE = re.compile(r'pi-futex: guest begin \((?P<release>\S+), (?P<n>\d+) cpu\)')
 
 # Crash signatures, as syzkaller titles them; checked on every line.
@@ -209,15 +212,60 @@ def parse(lines):
         problems += gproblems
         if not gsuites:
             problems.append('guest ran no suite')
-    suites += gsuites
     crash = crashes(lines)
+    running = None
+    if begin is not None:
+        problems += killed(lines, begin)
+        if end is None:
+            running = unfinished(lines, begin, gsuites)
+            if running:
+                gsuites.append(running)
+    suites += gsuites
     for no, text in crash:
         problems.append(f'log:{no}: kernel crash signature: {text}')
     release, cpus = guest_info(lines)
     return {'suites': suites, 'problems': problems, 'guest_rc': guest_rc,
             'begin': begin, 'end': end, 'guest_suites': len(gsuites),
-            'crash_lines': [no for no, _ in crash],
+            'crash_lines': [no for no, _ in crash], 'running': running,
             'kernel': release, 'cpus': cpus}
+
+
+def killed(lines, begin):
+    """A problem for each suite /init killed at its time limit."""
+    out = []
+    for no, raw in enumerate(lines[begin + 1:], begin + 2):
+        m = KILLED_RE.match(clean(raw))
+        if m:
+            out.append(f'log:{no}: suite {m.group("name")} killed at its '
+                       f'limit of {m.group("limit")}s')
+    return out
+
+
+def unfinished(lines, begin, done):
+    """The suite /init had started when a log without its end marker
+    stops, as a failed suite, with the subtests it reported so far and
+    the log line it started on; None if every started suite has its
+    result.  A suite's result line is "ok N NAME" at indent 0."""
+    start = None
+    for no, raw in enumerate(lines[begin + 1:], begin + 2):
+        m = SUITE_RE.match(clean(raw))
+        if m:
+            start = (m.group('name'), no)
+    if start is None:
+        return None
+    name, no = start
+    if any(s['suite'] == name and s['line'] > no for s in done):
+        return None
+    counts = {'pass': 0, 'fail': 0, 'skip': 0}
+    for raw in lines[no:]:
+        m = RESULT_RE.match(clean(raw))
+        if m and len(m.group('indent').expandtabs(4)) == 4:
+            key = ('skip' if is_skip(m.group('directive')) else
+                   'pass' if m.group('ok') == 'ok' else 'fail')
+            counts[key] += 1
+    counts['fail'] += 1
+    return {'suite': name, 'line': no, **counts, 'result': 'fail',
+            'running': True}
 
 
 # Outcomes and their exit codes, as tuxrun classes results.
@@ -232,6 +280,19 @@ def decide(v, timed_out=None, qemu_rc=None, stalled=None, extra=()):
     what the runner of the boot saw go wrong (a LAVA job that did not
     complete), each a reason like a QEMU exit status."""
     reasons = list(v['problems'])
+    run = v.get('running')
+    if run:
+        after = [n for n in v['crash_lines'] if n > run['line']]
+        if after:
+            why = f'kernel crash signature at log:{after[0]}'
+        else:
+            why = 'no result, no crash signature: a hang'
+            if timed_out:
+                why += f'; QEMU killed after {timed_out}s'
+            elif stalled:
+                why += f'; no kernel output after {stalled}s'
+        reasons.insert(0, f'log:{run["line"]}: suite {run["suite"]} was '
+                       f'running when the log ended ({why})')
     reasons += extra
     if timed_out:
         reasons.append(f'QEMU killed after {timed_out}s (timeout)')
