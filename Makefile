@@ -74,7 +74,7 @@ endif
 	bench-guest-without stress matrix \
 	check-full campaign soak lava-jobs lava-cell lava-validate lava-check lava-agree \
 	check-host check-negative shell clean distclean repin prove-fixes inject check-tree \
-	check-inject model model-prove
+	check-inject model model-prove mutate
 
 # The help table: `make help` prints the "#:" lines as they are and,
 # for each "#= NAME text" line, NAME's value now and its text.  README's
@@ -83,9 +83,9 @@ endif
 #:   make run          fetch, patch, build, boot, run the suites, print the verdict
 #:   make check        what CI runs: check-host, lint, model, the suite on the
 #:                     mainline pin at MATRIX_SMP vCPUs, on the other pins at
-#:                     STABLE_SMP and on mainline rt at RT_SMP, check-negative,
-#:                     check-inject, the LAVA jobs of those kernels validated,
-#:                     apply-check, bisect-check, and a summary of the boots
+#:                     STABLE_SMP, on mainline rt at RT_SMP and on mainline base
+#:                     at BASE_SMP, check-negative, check-inject, the LAVA jobs
+#:                     validated, apply-check, bisect-check, a summary of the boots
 #:   make check-full   check, prove-fixes on debug and rt, the rest of the rt
 #:                     matrix, the KASAN matrix, then lava-check
 #:   make check-host   host tests of the harness (tests/host), no kernel booted
@@ -118,6 +118,8 @@ endif
 #:   make model-prove  the model with each rt_mutex fix taken out, 60 s each
 #:   make inject       re-introduce each upstream PI bug of tests/inject, boot
 #:                     the suite, table of what caught it in build/inject/
+#:   make mutate       mutation testing of the PI code (tests/mutate/scope):
+#:                     model first, then boots; resumable, in build/mutate/
 #:   make stress       rt-random 2000x50, futex-stress 60 s, bad-input 200000 calls
 #:   make campaign     rt-random alone: SCENARIOS from SEED, DL_PCT deadline picks
 #:   make soak         the fixes' timeout cases SOAK_RUNS times beside busy loops
@@ -150,11 +152,18 @@ endif
 #= MATRIX_SMP the vCPU counts of make matrix
 #= STABLE_SMP vCPUs of the other pins' boots in make check
 #= RT_SMP vCPUs of the rt boots in make check
+#= BASE_SMP vCPUs of the base (production configuration) boot in make check
 #= DCO "Name <addr>" on the exported mails; empty: git's user
 #= FIX prove-fixes: only the fixes whose name starts so
 #= FIXES apply-fixes: a directory of another pin's fix mails
 #= BUGS inject: entries of tests/inject (default: those of FLAVOUR)
 #= INJECT_TIMEOUT inject: seconds per boot
+#= MUTATE_SAMPLE mutate: at most N mutants not yet tried (0: all)
+#= MUTATE_SEED mutate: the order of a sample
+#= MUTATE_PHASE mutate: model or boot; empty: both
+#= MUTATE_FILES mutate: only these files of the scope
+#= MUTATE_IDS mutate: only these mutant ids
+#= MUTATE_TIMEOUT mutate: seconds per boot
 #= MODEL_RUNS model: seeds 1..N (0: for MODEL_BUDGET seconds)
 #= MODEL_BUDGET model: seconds per program, or of random runs
 #= MODEL_BOUND model: preemptions per schedule of its programs
@@ -355,6 +364,32 @@ inject: export-check initramfs
 		--markdown $(INJECT)/results.md --svg $(INJECT)/results.svg \
 		$(ROOT)/tests/inject $(INJECT) $(BUGS)
 
+# Mutation testing (tools/prove/mutate.py), a campaign: never in check.
+# Results per mutant id in build/mutate/results.json (a second run goes on
+# where the first stopped); the table, survivors and plot beside it.
+MUTATE_DIR     := $(BUILD)/mutate
+MUTATE_SAMPLE  ?= 40
+MUTATE_SEED    ?= 1
+MUTATE_PHASE   ?=
+MUTATE_FILES   ?=
+MUTATE_IDS     ?=
+MUTATE_TIMEOUT ?= 600
+MUTATE_RUNLISTS := locking futex exit sched
+mutate: initramfs
+	@[ "$(KERNEL)" = "$(MAINLINE)" ] || { echo "make mutate: the scope is for KERNEL=$(MAINLINE)" >&2; exit 2; }
+	@$(foreach r,$(MUTATE_RUNLISTS),$(call image,mutate-$(r),$(ROOT)/tests/mutate/runlist-$(r),\
+		--selftests $(SELFTESTS) --host-bin pi_stress --host-bin pip_stress) &&) true
+	@$(STAGE) mutate python3 $(ROOT)/tools/prove/mutate.py run --src $(SRC) \
+		--out $(MUTATE_DIR) --sample $(MUTATE_SAMPLE) --seed $(MUTATE_SEED) \
+		$(if $(MUTATE_PHASE),--phase $(MUTATE_PHASE)) \
+		$(if $(MUTATE_FILES),--files $(MUTATE_FILES)) \
+		$(if $(MUTATE_IDS),--ids $(MUTATE_IDS)) \
+		--obj $(OBJ) --initrd-dir $(BUILD) \
+		--qemu-opt $(QEMU_OPTS) --smp $(SMP) --timeout $(MUTATE_TIMEOUT)
+	@python3 $(ROOT)/tools/prove/mutate.py report --src $(SRC) --out $(MUTATE_DIR) \
+		--markdown $(MUTATE_DIR)/results.md --svg $(MUTATE_DIR)/results.svg \
+		--json-out $(MUTATE_DIR)/report.json
+
 # make check's second negative control: one bug of the corpus, booted with
 # the suites that must catch it; the named test must fail.
 INJECT_CONTROL      := unlock-by-non-owner
@@ -480,6 +515,7 @@ bench-guest-without: kernel export-check
 # vCPUs.
 STABLE_SMP ?= $(DEFAULT_SMP)
 RT_SMP    ?= $(DEFAULT_SMP)
+BASE_SMP  ?= $(DEFAULT_SMP)
 # The kernels make check builds, as PIN:FLAVOUR: their LAVA jobs are
 # written and validated.
 CHECK_KERNELS := $(foreach k,$(PINS),$(k):debug) $(MAINLINE):rt
@@ -492,6 +528,8 @@ check:
 		$(MAKE) --no-print-directory matrix KERNEL=$(k) MATRIX_SMP="$(STABLE_SMP)" &&) true
 	@$(MAKE) --no-print-directory matrix KERNEL=$(MAINLINE) FLAVOUR=rt \
 		MATRIX_SMP="$(RT_SMP)"
+	@$(MAKE) --no-print-directory matrix KERNEL=$(MAINLINE) FLAVOUR=base \
+		MATRIX_SMP="$(BASE_SMP)"
 	@$(MAKE) --no-print-directory check-negative KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory check-inject KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory lava-jobs LAVA_KERNELS="$(CHECK_KERNELS)"
@@ -502,7 +540,8 @@ check:
 		$(foreach n,$(MATRIX_SMP),$(LOGS)/$(call bootlog,$(MAINLINE),$(n)).json) \
 		$(foreach k,$(filter-out $(MAINLINE),$(PINS)),\
 			$(foreach n,$(STABLE_SMP),$(LOGS)/$(call bootlog,$(k),$(n)).json)) \
-		$(foreach n,$(RT_SMP),$(LOGS)/$(call bootlog,$(MAINLINE),$(n),rt).json)
+		$(foreach n,$(RT_SMP),$(LOGS)/$(call bootlog,$(MAINLINE),$(n),rt).json) \
+		$(foreach n,$(BASE_SMP),$(LOGS)/$(call bootlog,$(MAINLINE),$(n),base).json)
 	@echo "check: all stages passed"
 
 # Everything of check, then prove-fixes on the debug and the PREEMPT_RT

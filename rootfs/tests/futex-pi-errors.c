@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -455,6 +456,77 @@ TEST(lock_pi_timeout_after_success)
 	}
 	EXPECT_EQ(0, futex(&p.lock, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0));
 	pthread_join(o, NULL);
+}
+
+/*
+ * lock-pi-returns-eintr: a signal to a task blocked in FUTEX_LOCK_PI runs
+ * its handler and the wait goes on; futex_lock_pi() turns -EINTR into
+ * -ERESTARTNOINTR, so the call is restarted even without SA_RESTART and
+ * user space never sees EINTR.  With a timeout the restart keeps the
+ * same absolute deadline.
+ */
+static volatile sig_atomic_t handled;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	handled++;
+}
+
+struct signalled {
+	uint32_t lock;
+	pid_t tid;
+	int timed, err, done;
+};
+
+static void *signalled_waiter_fn(void *arg)
+{
+	struct signalled *s = arg;
+	struct timespec ts = realtime_in(60000);
+
+	STORE(s->tid, gettid());
+	s->err = futex(&s->lock, FUTEX_LOCK_PI, 0, s->timed ? &ts : NULL,
+		       NULL, 0);
+	if (!s->err)
+		futex(&s->lock, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+	STORE(s->done, 1);
+	return NULL;
+}
+
+static void signal_restarts(struct __test_metadata *_metadata, int timed)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };	/* no SA_RESTART */
+	struct signalled s = { .lock = gettid(), .timed = timed };
+	pthread_t w;
+	int i;
+
+	handled = 0;
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	ASSERT_EQ(0, pthread_create(&w, NULL, signalled_waiter_fn, &s));
+	ASSERT_TRUE(wait_asleep(&s.tid));
+	ASSERT_EQ(0, pthread_kill(w, SIGUSR1));
+	for (i = 0; i < 5000 && !handled; i++)
+		sleep_ms(1);
+	ASSERT_EQ(1, handled);
+	/* Restarted, the waiter blocks again; else LOCK_PI has returned. */
+	for (i = 0; i < 5000 && !LOAD(s.done) && task_state(s.tid) != 'S'; i++)
+		sleep_ms(1);
+	EXPECT_EQ(0, LOAD(s.done));
+	EXPECT_EQ(0, futex(&s.lock, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0));
+	pthread_join(w, NULL);
+	EXPECT_EQ(0, s.err);
+	EXPECT_EQ(0, LOAD(s.lock));
+	signal(SIGUSR1, SIG_DFL);
+}
+
+TEST(lock_pi_signal_restarts)
+{
+	signal_restarts(_metadata, 0);
+}
+
+TEST(lock_pi_timed_signal_restarts)
+{
+	signal_restarts(_metadata, 1);
 }
 
 /*

@@ -1,0 +1,639 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Mutation testing of the PI code of the pin's patched tree.
+
+    mutate.py list   --src TREE [--files F...] [--json]
+    mutate.py run    --src TREE --out DIR [--sample N] [--seed S]
+                     [--ids ID...] [--files F...] [--phase model|boot]
+                     [--obj OBJ --initrd-dir DIR --qemu-opt OPT...]
+    mutate.py report --src TREE --out DIR [--markdown F] [--svg F]
+
+A mutant is one small change to one line of a file of tests/mutate/scope:
+a condition negated, && and || swapped, a comparison swapped, a
+statement dropped, a returned errno replaced, a return dropped, a
+boolean or an integer constant changed.  The mutants come from the
+source text alone, so a mutant's id (FILE:LINE:OPERATOR[.K]) is stable
+for a tree; --seed only orders a sample.  Lines in comments, preprocessor
+lines and the debug-only statements (lockdep, WARN, BUG_ON, trace_) are
+not mutated.
+
+"run" tries each mutant not yet in DIR/results.json (so a campaign can
+be interrupted and resumed) and writes the file back after each one:
+
+  model  the files of kernel/locking under the user-space rtmutex model
+         (tools/testing/rtmutex): a copy of the files it compiles, the
+         mutant applied, built and run as make model runs it, with
+         MODEL_RUNS random programs and every schedule of each program of
+         programs/ with at most one preemption.  A counterexample, a crash
+         or a hang of the model kills the mutant.  A mutant whose stripped
+         binary is identical to the unmutated one is "not-in-model" (the
+         line is compiled out there, or optimized to the same code).
+  boot   the mutant applied to TREE itself (restored afterwards, also on
+         SIGINT/SIGTERM), the kernel rebuilt incrementally in OBJ and
+         booted with the runlist tests/mutate/scope names for its file;
+         a failed verdict kills it.
+
+Outcomes: killed, survived, stillborn (does not compile), not-in-model,
+infra (the boot gave no verdict), and, from tests/mutate/triage,
+equivalent (with the argument why).  The score of a file is
+killed / (total - stillborn - equivalent), counted over the mutants tried.
+"""
+import argparse
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+SCOPE = os.path.join(ROOT, 'tests', 'mutate', 'scope')
+TRIAGE = os.path.join(ROOT, 'tests', 'mutate', 'triage')
+
+# Statements whose removal only changes what a debug kernel checks.
+DEBUG_STMT = re.compile(
+    r'^\s*(lockdep_\w+|WARN\w*|BUG_ON|BUG|debug_\w+|trace_\w+|'
+    r'might_sleep\w*|might_fault|mutex_acquire\w*|mutex_release|'
+    r'rt_mutex_print_deadlock|printk|pr_\w+|KUNIT\w*|__acquire|__release)'
+    r'\s*\(')
+DECL = re.compile(
+    r'^\s*(const\s+|static\s+|volatile\s+)*'
+    r'(struct|union|enum)\s+\w+\s*\**\s*\w+\s*(=|;|\[)|'
+    r'^\s*(const\s+)?(unsigned|signed|int|long|short|bool|char|void|'
+    r'u8|u16|u32|u64|s8|s16|s32|s64|ktime_t|pid_t|size_t|'
+    r'\w+_t)\b[\s\*]*\w+\s*(=|;|\[|,)|'
+    r'^\s*(DEFINE|DECLARE)_\w+\(')
+CMP = re.compile(r'<<=|>>=|<<|>>|->|<=|>=|==|!=|<|>')
+CMP_SWAP = {'<': '<=', '<=': '<', '>': '>=', '>=': '>', '==': '!=',
+            '!=': '=='}
+ERRNO = re.compile(r'-E([A-Z]+)\b')
+ERRNO_SWAP = {'EINVAL': 'EPERM', 'EPERM': 'EINVAL', 'EDEADLK': 'EAGAIN',
+              'EAGAIN': 'EINVAL', 'ESRCH': 'EPERM', 'EFAULT': 'EINVAL',
+              'ENOSYS': 'EINVAL', 'EBUSY': 'EAGAIN', 'ETIMEDOUT': 'EINTR',
+              'EINTR': 'ETIMEDOUT', 'ENOMEM': 'EAGAIN',
+              'EOWNERDIED': 'EINVAL', 'EWOULDBLOCK': 'EINVAL',
+              'ERESTARTNOINTR': 'EINTR', 'ENOENT': 'EINVAL'}
+INT = re.compile(r'(?<![\w.])(\d+)(?![\w.])')
+OPERATORS = ('negate-cond', 'and-or', 'cmp', 'drop-stmt', 'drop-return',
+             'errno', 'errno-zero', 'bool', 'const')
+OUTCOMES = ('killed', 'survived', 'equivalent', 'not-in-model',
+            'stillborn', 'infra')
+
+
+def die(msg, code=2):
+    print(f'mutate.py: error: {msg}', file=sys.stderr)
+    sys.exit(code)
+
+
+def read_scope(path=SCOPE):
+    """tests/mutate/scope: FILE PHASE RUNLIST [FUNCTION...] per line."""
+    scope = []
+    with open(path) as f:
+        for no, raw in enumerate(f, 1):
+            line = raw.split('#', 1)[0].split()
+            if not line:
+                continue
+            if len(line) < 3 or line[1] not in ('model', 'boot'):
+                die(f'{path}:{no}: want FILE model|boot RUNLIST [FUNCTION...]')
+            scope.append({'file': line[0], 'phase': line[1],
+                          'runlist': line[2], 'functions': set(line[3:])})
+    return scope
+
+
+def read_triage(path=TRIAGE):
+    """tests/mutate/triage: ID equivalent|killed-by TEXT, one per line
+    (continuation lines start with white space)."""
+    out = {}
+    if not os.path.exists(path):
+        return out
+    cur = None
+    with open(path) as f:
+        for no, raw in enumerate(f, 1):
+            if raw.startswith('#') or not raw.strip():
+                cur = None
+                continue
+            if raw[0].isspace():
+                if cur is None:
+                    die(f'{path}:{no}: continuation without an entry')
+                out[cur]['why'] += ' ' + raw.strip()
+                continue
+            parts = raw.split(None, 2)
+            if len(parts) < 3 or parts[1] not in ('equivalent', 'killed-by'):
+                die(f'{path}:{no}: want ID equivalent|killed-by TEXT')
+            cur = parts[0]
+            out[cur] = {'verdict': parts[1], 'why': parts[2].strip()}
+    return out
+
+
+def balanced(text):
+    depth = 0
+    for c in text:
+        depth += c == '('
+        depth -= c == ')'
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def code_lines(lines):
+    """(index, text, function) of every line inside a function body that
+    is code: not in a comment, not a preprocessor line."""
+    in_comment = False
+    func = None
+    depth = 0
+    header = []
+    for i, raw in enumerate(lines):
+        text = raw.rstrip('\n')
+        if in_comment:
+            if '*/' in text:
+                in_comment = False
+            continue
+        s = text.strip()
+        if s.startswith('/*') and '*/' not in s:
+            in_comment = True
+            continue
+        if s.startswith('#'):
+            continue
+        if func is None:
+            if text.startswith('{') and header:
+                m = None
+                for h in header[-6:]:
+                    m = re.search(r'(\w+)\s*\(', h) or m
+                    if m:
+                        break
+                func = m.group(1) if m else '?'
+                depth = 1
+                continue
+            if text and not text[0].isspace() and text[0] not in '}#/':
+                header.append(text)
+                header = header[-6:]
+            elif not text:
+                header = []
+            continue
+        depth += text.count('{') - text.count('}')
+        if depth <= 0:
+            func = None
+            header = []
+            continue
+        if '/*' in text or '//' in text or '*/' in text:
+            continue
+        yield i, text, func
+
+
+def prev_code(lines, i):
+    for j in range(i - 1, -1, -1):
+        s = lines[j].strip()
+        if s and not s.startswith('#'):
+            return s
+    return ''
+
+
+def mutants_of_line(text, prev):
+    """(operator, new text) for each mutant of one line of code."""
+    out = []
+    s = text.strip()
+    m = re.match(r'^(\s*(?:\} else )?(?:if|while) )\((.*)\)(\s*\{)?\s*$', text)
+    if m and balanced(m.group(2)) and not s.startswith('while (1)'):
+        out.append(('negate-cond',
+                    f'{m.group(1)}(!({m.group(2)})){m.group(3) or ""}'))
+    for k, mm in enumerate(re.finditer(r'&&|\|\|', text)):
+        new = '||' if mm.group() == '&&' else '&&'
+        out.append(('and-or', text[:mm.start()] + new + text[mm.end():]))
+    cmps = [mm for mm in CMP.finditer(text) if mm.group() in CMP_SWAP]
+    for mm in cmps:
+        out.append(('cmp', text[:mm.start()] + CMP_SWAP[mm.group()] +
+                    text[mm.end():]))
+    for mm in ERRNO.finditer(text):
+        alt = ERRNO_SWAP.get('E' + mm.group(1), 'EINVAL')
+        out.append(('errno', text[:mm.start()] + '-' + alt +
+                    text[mm.end():]))
+        if re.match(r'^\s*return -E[A-Z]+;$', text):
+            out.append(('errno-zero', re.sub(r'-E[A-Z]+', '0', text)))
+    for word, alt in (('true', 'false'), ('false', 'true')):
+        if re.search(rf'(return|=)\s*{word};$', text):
+            out.append(('bool', re.sub(rf'\b{word};$', f'{alt};', text)))
+    if cmps or re.match(r'^\s*return \d+;$', text):
+        for mm in INT.finditer(text):
+            n = int(mm.group(1))
+            alt = str(n + 1) if n > 1 else str(1 - n)
+            out.append(('const', text[:mm.start()] + alt + text[mm.end():]))
+    indent = text[:len(text) - len(text.lstrip())]
+    cont = prev.endswith((';', '{', '}', ')', ':', 'else'))
+    if (s.endswith(';') and balanced(s) and cont and
+            not DEBUG_STMT.match(s) and not DECL.match(s)):
+        if s.startswith('return'):
+            if prev.startswith(('if ', '} else if ', 'else')) and \
+                    prev.endswith((')', 'else')):
+                out.append(('drop-return', indent + ';'))
+        elif not re.match(r'^(break|continue|goto|else|case|default|do)\b',
+                          s) and s != ';':
+            out.append(('drop-stmt', indent + ';'))
+    return out
+
+
+def generate(src, scope):
+    """Every mutant of the files of scope, in file and line order."""
+    mutants = []
+    for ent in scope:
+        path = os.path.join(src, ent['file'])
+        if not os.path.exists(path):
+            die(f'{path}: no such file in the tree')
+        with open(path) as f:
+            lines = f.readlines()
+        for i, text, func in code_lines(lines):
+            if ent['functions'] and func not in ent['functions']:
+                continue
+            seen = {}
+            for op, new in mutants_of_line(text, prev_code(lines, i)):
+                if new == text:
+                    continue
+                k = seen.get(op, 0)
+                seen[op] = k + 1
+                mid = f'{ent["file"]}:{i + 1}:{op}' + (f'.{k}' if k else '')
+                mutants.append({'id': mid, 'file': ent['file'],
+                                'line': i + 1, 'op': op, 'func': func,
+                                'phase': ent['phase'],
+                                'runlist': ent['runlist'],
+                                'old': text, 'new': new})
+    return mutants
+
+
+def apply(path, mutant, lines):
+    out = list(lines)
+    out[mutant['line'] - 1] = mutant['new'] + '\n'
+    with open(path, 'w') as f:
+        f.writelines(out)
+
+
+def load_results(out):
+    path = os.path.join(out, 'results.json')
+    if os.path.exists(path):
+        with open(path) as f:
+            return json.load(f)
+    return {}
+
+
+def save_results(out, results):
+    path = os.path.join(out, 'results.json')
+    with open(path + '.tmp', 'w') as f:
+        json.dump(results, f, indent=1, sort_keys=True)
+    os.replace(path + '.tmp', path)
+
+
+# --- model phase ---------------------------------------------------------
+
+def mini_tree(src, dest):
+    """The files the rtmutex model compiles, copied from src."""
+    if os.path.exists(dest):
+        shutil.rmtree(dest)
+    os.makedirs(os.path.join(dest, 'kernel'))
+    os.makedirs(os.path.join(dest, 'include', 'linux'))
+    os.makedirs(os.path.join(dest, 'tools', 'lib'))
+    shutil.copytree(os.path.join(src, 'kernel', 'locking'),
+                    os.path.join(dest, 'kernel', 'locking'))
+    shutil.copy(os.path.join(src, 'include', 'linux', 'rtmutex.h'),
+                os.path.join(dest, 'include', 'linux'))
+    shutil.copytree(os.path.join(src, 'tools', 'include'),
+                    os.path.join(dest, 'tools', 'include'))
+    shutil.copy(os.path.join(src, 'tools', 'lib', 'rbtree.c'),
+                os.path.join(dest, 'tools', 'lib'))
+
+
+def model_build(src, tree, output):
+    model = os.path.join(src, 'tools', 'testing', 'rtmutex')
+    p = subprocess.run(['make', '-s', '-B', '-C', model, f'TREE={tree}',
+                        f'OUTPUT={output}'], capture_output=True, text=True)
+    binary = output + 'rtmutex_model'
+    if p.returncode or not os.path.exists(binary):
+        return None
+    return binary
+
+
+def stripped_digest(binary):
+    tmp = binary + '.stripped'
+    subprocess.run(['strip', '-o', tmp, binary], check=True)
+    with open(tmp, 'rb') as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def model_run(src, binary, args):
+    """killed/survived and what killed it, as make model runs the model."""
+    programs = os.path.join(src, 'tools', 'testing', 'rtmutex', 'programs')
+    runs = [[binary, '-x', '-n', str(args.model_runs), '-t',
+             str(args.model_budget)]]
+    for p in sorted(os.listdir(programs)):
+        if p.endswith('.txt'):
+            runs.append([binary, '-x', '-f', os.path.join(programs, p),
+                         '-e', '1', '-t', str(args.model_budget)])
+    for cmd in runs:
+        what = 'random programs' if '-n' in cmd else os.path.basename(cmd[4])
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True,
+                               timeout=args.model_budget * 2 + 10)
+        except subprocess.TimeoutExpired:
+            return 'killed', f'model: {what}: hang (no answer in ' \
+                f'{args.model_budget * 2 + 10}s)'
+        if p.returncode == 0:
+            continue
+        if p.returncode == 1:
+            first = next((ln for ln in p.stdout.splitlines()
+                          if ln.startswith('model: counterexample')), '')
+            return 'killed', f'model: {what}: {first or "counterexample"}'
+        return 'killed', f'model: {what}: exit {p.returncode} ' \
+            f'({p.stderr.strip().splitlines()[-1:] or "crash"})'
+    return 'survived', 'model: no counterexample'
+
+
+# --- boot phase ----------------------------------------------------------
+
+def boot_try(src, mutant, lines, args, out):
+    """Apply the mutant to the tree, build, boot; the tree is restored."""
+    path = os.path.join(src, mutant['file'])
+    safe = re.sub(r'[^\w.-]', '_', mutant['id'])
+    log = os.path.join(out, 'boot', safe)
+    os.makedirs(os.path.dirname(log), exist_ok=True)
+    try:
+        apply(path, mutant, lines)
+        with open(log + '.build', 'w') as b:
+            p = subprocess.run([os.path.join(ROOT, 'tools', 'kernel',
+                                             'build-kernel.sh'),
+                                src, args.obj], stdout=b, stderr=b)
+        if p.returncode:
+            return 'stillborn', 'kernel does not build'
+        initrd = os.path.join(args.initrd_dir,
+                              f'initramfs-mutate-{mutant["runlist"]}.cpio.gz')
+        start = time.time()
+        with open(log + '.out', 'w') as o:
+            subprocess.run([os.path.join(ROOT, 'tools', 'run-qemu.sh')] +
+                           args.qemu_opt + ['--initrd', initrd,
+                                            '--log', log + '.log'],
+                           stdout=o, stderr=o)
+        took = time.time() - start
+        if not os.path.exists(log + '.json'):
+            return 'infra', 'boot left no verdict'
+        with open(log + '.json') as f:
+            v = json.load(f)
+        if v.get('verdict') == 'pass':
+            return 'survived', f'boot: verdict pass in {took:.0f}s'
+        if v.get('verdict') == 'infra':
+            return 'infra', 'boot: infra'
+        failed = [s['suite'] for s in v.get('suites', [])
+                  if s.get('result') == 'fail']
+        why = ', '.join(failed) or '; '.join(v.get('problems', [])[:1])
+        return 'killed', f'boot: {why}'
+    finally:
+        with open(path, 'w') as f:
+            f.writelines(lines)
+
+
+# --- commands ------------------------------------------------------------
+
+def select(mutants, args):
+    if args.files:
+        mutants = [m for m in mutants if m['file'] in args.files]
+    if args.phase:
+        mutants = [m for m in mutants if m['phase'] == args.phase]
+    if args.ids:
+        want = set(args.ids)
+        unknown = want - {m['id'] for m in mutants}
+        if unknown:
+            die(f'no such mutant: {" ".join(sorted(unknown))}')
+        mutants = [m for m in mutants if m['id'] in want]
+    return mutants
+
+
+def cmd_list(args):
+    mutants = select(generate(args.src, read_scope()), args)
+    if args.json:
+        json.dump(mutants, sys.stdout, indent=1)
+        print()
+        return 0
+    for m in mutants:
+        print(f'{m["id"]}\t{m["func"]}\t{m["new"].strip()}')
+    return 0
+
+
+def cmd_run(args):
+    phase, args.phase = args.phase, None
+    mutants = select(generate(args.src, read_scope()), args)
+    os.makedirs(args.out, exist_ok=True)
+    results = load_results(args.out)
+    # A mutant the model did not kill goes on to the boot phase.
+    todo = []
+    for m in mutants:
+        r = results.get(m['id'])
+        if r is None and phase in (None, m['phase']):
+            todo.append(m)
+        elif r and phase != 'model' and m['phase'] == 'model' and \
+                r['outcome'] in ('survived', 'not-in-model') and \
+                'model' not in r:
+            todo.append(dict(m, phase='boot'))
+    if args.sample:
+        random.Random(args.seed).shuffle(todo)
+        todo = todo[:args.sample]
+    todo.sort(key=lambda m: m['phase'] != 'model')
+    if any(m['phase'] == 'boot' for m in todo) and \
+            not (args.obj and args.initrd_dir and args.qemu_opt):
+        die('boot-phase mutants need --obj, --initrd-dir and --qemu-opt')
+    print(f'mutate: {len(mutants)} mutants in scope, {len(results)} done '
+          f'before, {len(todo)} to try now')
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, stop)
+    base_digest = {}
+    work = os.path.join(args.out, 'model')
+    try:
+        for n, m in enumerate(todo, 1):
+            path = os.path.join(args.src, m['file'])
+            with open(path) as f:
+                lines = f.readlines()
+            if lines[m['line'] - 1].rstrip('\n') != m['old']:
+                die(f'{m["id"]}: the tree changed under the campaign')
+            start = time.time()
+            if m['phase'] == 'model':
+                if not base_digest:
+                    mini_tree(args.src, work + '/tree')
+                    b = model_build(args.src, work + '/tree',
+                                    work + '/base-')
+                    if not b:
+                        die('the unmutated model does not build')
+                    base_digest['d'] = stripped_digest(b)
+                tree = work + '/tree'
+                tpath = os.path.join(tree, m['file'])
+                apply(tpath, m, lines)
+                try:
+                    b = model_build(args.src, tree, work + '/mut-')
+                    if not b:
+                        outcome, why = 'stillborn', 'model does not build'
+                    elif stripped_digest(b) == base_digest['d']:
+                        outcome, why = 'not-in-model', \
+                            'same stripped model binary'
+                    else:
+                        outcome, why = model_run(args.src, b, args)
+                finally:
+                    with open(tpath, 'w') as f:
+                        f.writelines(lines)
+                    if os.path.exists(work + '/mut-rtmutex_model'):
+                        os.unlink(work + '/mut-rtmutex_model')
+            else:
+                outcome, why = boot_try(args.src, m, lines, args, args.out)
+            took = time.time() - start
+            before = results.get(m['id'])
+            results[m['id']] = {k: m[k] for k in
+                                ('file', 'line', 'op', 'func', 'phase',
+                                 'old', 'new')}
+            if before:
+                # What the model said, kept beside the boot's answer.
+                results[m['id']]['model'] = {
+                    k: before[k] for k in ('outcome', 'why', 'seconds')}
+            results[m['id']].update(outcome=outcome, why=why,
+                                    seconds=round(took, 1))
+            save_results(args.out, results)
+            print(f'[{n}/{len(todo)}] {m["id"]}: {outcome} ({why}) '
+                  f'{took:.0f}s', flush=True)
+    except KeyboardInterrupt:
+        print('mutate: interrupted; results so far are kept', file=sys.stderr)
+        return 130
+    finally:
+        if any(m['phase'] == 'boot' for m in todo):
+            # OBJ holds the last mutant's kernel: build the series again.
+            p = subprocess.run([os.path.join(ROOT, 'tools', 'kernel',
+                                             'build-kernel.sh'),
+                                args.src, args.obj], capture_output=True)
+            if p.returncode:
+                print('mutate: the series does not build again in '
+                      f'{args.obj}', file=sys.stderr)
+    return 0
+
+
+def tally(results, triage):
+    rows = {}
+    for mid, r in results.items():
+        outcome = r['outcome']
+        if outcome == 'survived' and mid in triage:
+            outcome = 'equivalent' if \
+                triage[mid]['verdict'] == 'equivalent' else 'killed'
+        for key in ((r['file'], '*'), (r['file'], r['op']), ('*', '*')):
+            row = rows.setdefault(key, dict.fromkeys(OUTCOMES, 0))
+            row[outcome] += 1
+    return rows
+
+
+def score(row):
+    den = row['killed'] + row['survived'] + row['not-in-model'] + \
+        row['infra']
+    return (row['killed'] / den) if den else None
+
+
+def svg_bars(rows, path):
+    files = sorted(k[0] for k in rows if k[1] == '*' and k[0] != '*')
+    w, bar, gap = 640, 18, 8
+    h = 30 + len(files) * (bar + gap) + 20
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" '
+           f'height="{h}" font-family="sans-serif" font-size="12">',
+           '<text x="10" y="18">mutation score per file '
+           '(killed / non-equivalent tried)</text>']
+    for i, f in enumerate(files):
+        s = score(rows[(f, '*')]) or 0
+        y = 30 + i * (bar + gap)
+        out.append(f'<text x="10" y="{y + 13}">{f}</text>')
+        out.append(f'<rect x="260" y="{y}" width="300" height="{bar}" '
+                   'fill="#ddd"/>')
+        out.append(f'<rect x="260" y="{y}" width="{300 * s:.0f}" '
+                   f'height="{bar}" fill="#4a7"/>')
+        out.append(f'<text x="566" y="{y + 13}">{100 * s:.0f}%</text>')
+    out.append('</svg>')
+    with open(path, 'w') as fh:
+        fh.write('\n'.join(out) + '\n')
+
+
+def cmd_report(args):
+    results = load_results(args.out)
+    if not results:
+        die(f'{args.out}/results.json: no results (make mutate first)')
+    triage = read_triage()
+    rows = tally(results, triage)
+    lines = ['| file | operator | tried | killed | survived | equivalent '
+             '| not in model | stillborn | infra | score |',
+             '|---|---|---|---|---|---|---|---|---|---|']
+    for key in sorted(rows, key=lambda k: (k[0] == '*', k[0], k[1] != '*',
+                                           k[1])):
+        r = rows[key]
+        s = score(r)
+        lines.append(f'| {key[0] if key[0] != "*" else "all"} | '
+                     f'{"all" if key[1] == "*" else key[1]} | '
+                     f'{sum(r.values())} | {r["killed"]} | {r["survived"]} | '
+                     f'{r["equivalent"]} | {r["not-in-model"]} | '
+                     f'{r["stillborn"]} | {r["infra"]} | '
+                     f'{"-" if s is None else f"{100 * s:.0f}%"} |')
+    surv = sorted((mid for mid, r in results.items()
+                   if r['outcome'] in ('survived', 'not-in-model')),
+                  key=lambda m: (results[m]['file'], results[m]['line'], m))
+    lines += ['', '| survivor | function | mutant | triage |',
+              '|---|---|---|---|']
+    for mid in surv:
+        r = results[mid]
+        t = triage.get(mid)
+        tri = f'{t["verdict"]}: {t["why"]}' if t else \
+            ('not triaged' if r['outcome'] == 'survived' else
+             'not in the model; needs the boot phase')
+        new = r['new'].strip().replace('|', '\\|')
+        lines.append(f'| {mid} | {r["func"]} | `{new}` | {tri} |')
+    text = '\n'.join(lines) + '\n'
+    if args.markdown:
+        with open(args.markdown, 'w') as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    if args.svg:
+        svg_bars(rows, args.svg)
+    if args.json_out:
+        with open(args.json_out, 'w') as f:
+            json.dump({'rows': {f'{a}:{b}': r for (a, b), r in rows.items()},
+                       'results': results}, f, indent=1, sort_keys=True)
+    return 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    for name in ('list', 'run', 'report'):
+        p = sub.add_parser(name)
+        p.add_argument('--src', required=True, help='the patched tree')
+        p.add_argument('--files', nargs='+', help='only these files')
+        p.add_argument('--ids', nargs='+', help='only these mutant ids')
+        p.add_argument('--phase', choices=('model', 'boot'))
+        p.add_argument('--out', help='results directory')
+    sub.choices['list'].add_argument('--json', action='store_true')
+    r = sub.choices['run']
+    r.add_argument('--sample', type=int, default=0,
+                   help='try at most N mutants not yet tried')
+    r.add_argument('--seed', type=int, default=1, help='order of a sample')
+    r.add_argument('--model-runs', type=int, default=20000)
+    r.add_argument('--model-budget', type=int, default=20)
+    r.add_argument('--obj', help='boot phase: the kernel build directory')
+    r.add_argument('--initrd-dir',
+                   help='boot phase: where initramfs-mutate-RUNLIST.cpio.gz are')
+    r.add_argument('--qemu-opt', nargs=argparse.REMAINDER, default=[],
+                   help='boot phase: run-qemu.sh options (last)')
+    q = sub.choices['report']
+    q.add_argument('--markdown')
+    q.add_argument('--svg')
+    q.add_argument('--json-out')
+    args = ap.parse_args(argv)
+    if not os.path.isdir(args.src):
+        die(f'{args.src}: no such tree')
+    if args.cmd in ('run', 'report') and not args.out:
+        die(f'{args.cmd} wants --out DIR')
+    return {'list': cmd_list, 'run': cmd_run, 'report': cmd_report}[
+        args.cmd](args)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
