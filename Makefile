@@ -164,6 +164,8 @@ endif
 #= MUTATE_FILES mutate: only these files of the scope
 #= MUTATE_IDS mutate: only these mutant ids
 #= MUTATE_TIMEOUT mutate: seconds per boot
+#= MUTATE_JOBS mutate: model mutants tried at once (boots: one at a time)
+#= MUTATE_ARGS mutate: more options of mutate.py run (the model's runs)
 #= MODEL_RUNS model: seeds 1..N (0: for MODEL_BUDGET seconds)
 #= MODEL_BUDGET model: seconds per program, or of random runs
 #= MODEL_BOUND model: preemptions per schedule of its programs
@@ -374,13 +376,16 @@ MUTATE_PHASE   ?=
 MUTATE_FILES   ?=
 MUTATE_IDS     ?=
 MUTATE_TIMEOUT ?= 600
+MUTATE_JOBS    ?= $(shell nproc)
+MUTATE_ARGS    ?= --model-runs 5000 --program-budget 3
 MUTATE_RUNLISTS := locking futex exit sched
 mutate: initramfs
 	@[ "$(KERNEL)" = "$(MAINLINE)" ] || { echo "make mutate: the scope is for KERNEL=$(MAINLINE)" >&2; exit 2; }
 	@$(foreach r,$(MUTATE_RUNLISTS),$(call image,mutate-$(r),$(ROOT)/tests/mutate/runlist-$(r),\
 		--selftests $(SELFTESTS) --host-bin pi_stress --host-bin pip_stress) &&) true
 	@$(STAGE) mutate python3 $(ROOT)/tools/prove/mutate.py run --src $(SRC) \
-		--out $(MUTATE_DIR) --sample $(MUTATE_SAMPLE) --seed $(MUTATE_SEED) \
+		--out $(MUTATE_DIR) --sample $(MUTATE_SAMPLE) --seed $(MUTATE_SEED) --jobs $(MUTATE_JOBS) \
+		$(MUTATE_ARGS) \
 		$(if $(MUTATE_PHASE),--phase $(MUTATE_PHASE)) \
 		$(if $(MUTATE_FILES),--files $(MUTATE_FILES)) \
 		$(if $(MUTATE_IDS),--ids $(MUTATE_IDS)) \

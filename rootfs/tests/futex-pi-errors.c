@@ -459,6 +459,127 @@ TEST(lock_pi_timeout_after_success)
 }
 
 /*
+ * The argument checks of the PI operations that no fix added but the
+ * ABI documents (do_futex() and futex_requeue()): FUTEX_CLOCK_REALTIME
+ * is only for FUTEX_LOCK_PI2 among the PI lock operations (ENOSYS), a
+ * requeue-PI wakes exactly one waiter (nr_wake 1, else EINVAL), and a
+ * changed *uaddr fails CMP_REQUEUE_PI with EAGAIN before any waiter is
+ * looked at.
+ */
+TEST(pi_ops_clock_realtime_enosys)
+{
+	struct timespec ts = realtime_in(200);
+	uint32_t f = 0;
+
+	EXPECT_EQ(ENOSYS, futex(&f, FUTEX_LOCK_PI | FUTEX_CLOCK_REALTIME, 0,
+				&ts, NULL, 0));
+	EXPECT_EQ(0, f);
+	EXPECT_EQ(ENOSYS, futex(&f, FUTEX_TRYLOCK_PI | FUTEX_CLOCK_REALTIME,
+				0, NULL, NULL, 0));
+	EXPECT_EQ(ENOSYS, futex(&f, FUTEX_UNLOCK_PI | FUTEX_CLOCK_REALTIME,
+				0, NULL, NULL, 0));
+	EXPECT_EQ(0, f);
+	/* LOCK_PI2 takes it: the free futex is locked. */
+	EXPECT_EQ(0, futex(&f, FUTEX_LOCK_PI2 | FUTEX_CLOCK_REALTIME, 0, &ts,
+			   NULL, 0));
+	EXPECT_EQ((uint32_t)gettid(), f);
+	EXPECT_EQ(0, futex(&f, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0));
+}
+
+TEST(cmp_requeue_pi_wakes_exactly_one)
+{
+	uint32_t a = 0, b = 0;
+
+	EXPECT_EQ(-EINVAL, futex_ret(&a, FUTEX_CMP_REQUEUE_PI, 0, 1, &b, 0));
+	EXPECT_EQ(-EINVAL, futex_ret(&a, FUTEX_CMP_REQUEUE_PI, 2, 1, &b, 0));
+	/* nr_wake 1 and nobody waiting: nothing woken or requeued. */
+	EXPECT_EQ(0, futex_ret(&a, FUTEX_CMP_REQUEUE_PI, 1, 1, &b, 0));
+	EXPECT_EQ(0, b);
+}
+
+TEST(cmp_requeue_pi_value_changed)
+{
+	uint32_t a = 1, b = 0;
+
+	EXPECT_EQ(-EAGAIN, futex_ret(&a, FUTEX_CMP_REQUEUE_PI, 1, 1, &b, 0));
+	EXPECT_EQ(-EAGAIN, futex_ret(&a, FUTEX_CMP_REQUEUE, 1, 1, &b, 0));
+	EXPECT_EQ(0, b);
+}
+
+/*
+ * FUTEX_WAIT_REQUEUE_PI and FUTEX_CMP_REQUEUE_PI pair only with each
+ * other: a plain FUTEX_WAKE or FUTEX_CMP_REQUEUE that meets a requeue-PI
+ * waiter fails with EINVAL and leaves it queued (futex_wake(),
+ * futex_requeue()), and so does a CMP_REQUEUE_PI that meets a plain
+ * FUTEX_WAIT waiter.  Each waiter is then woken by its own kind of
+ * operation: the requeue-PI one gets the free PI futex b.
+ */
+struct plain {
+	uint32_t a, b;
+	pid_t tid;
+	int ret, done;
+};
+
+static void *requeue_pi_waiter_fn(void *arg)
+{
+	struct plain *w = arg;
+
+	STORE(w->tid, gettid());
+	w->ret = futex(&w->a, FUTEX_WAIT_REQUEUE_PI, 0, NULL, &w->b, 0);
+	if (!w->ret && (LOAD(w->b) & FUTEX_TID_MASK) != (uint32_t)gettid())
+		w->ret = -1;
+	if (!w->ret)
+		futex(&w->b, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+	STORE(w->done, 1);
+	return NULL;
+}
+
+static void *plain_waiter_fn(void *arg)
+{
+	struct plain *w = arg;
+
+	STORE(w->tid, gettid());
+	w->ret = futex(&w->a, FUTEX_WAIT, 0, NULL, NULL, 0);
+	STORE(w->done, 1);
+	return NULL;
+}
+
+TEST(plain_ops_refuse_requeue_pi_waiter)
+{
+	struct plain w = { 0 };
+	pthread_t t;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, requeue_pi_waiter_fn, &w));
+	ASSERT_TRUE(wait_asleep(&w.tid));
+	EXPECT_EQ(-EINVAL, futex_ret(&w.a, FUTEX_WAKE, 1, 0, NULL, 0));
+	EXPECT_EQ(-EINVAL, futex_ret(&w.a, FUTEX_CMP_REQUEUE, 1, 1, &w.b, 0));
+	EXPECT_EQ(-EINVAL, futex_ret(&w.a, FUTEX_CMP_REQUEUE, 0, 1, &w.b, 0));
+	EXPECT_EQ(0, LOAD(w.done));
+	EXPECT_EQ(0, LOAD(w.b));
+	/* Still queued on a: the requeue-PI op wakes it owning b. */
+	EXPECT_EQ(1, futex_ret(&w.a, FUTEX_CMP_REQUEUE_PI, 1, 0, &w.b, 0));
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, w.ret);
+	EXPECT_EQ(0, LOAD(w.b));
+}
+
+TEST(cmp_requeue_pi_refuses_plain_waiter)
+{
+	struct plain w = { 0 };
+	pthread_t t;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, plain_waiter_fn, &w));
+	ASSERT_TRUE(wait_asleep(&w.tid));
+	EXPECT_EQ(-EINVAL, futex_ret(&w.a, FUTEX_CMP_REQUEUE_PI, 1, 1, &w.b,
+				     0));
+	EXPECT_EQ(0, LOAD(w.done));
+	EXPECT_EQ(0, LOAD(w.b));
+	EXPECT_EQ(1, futex_ret(&w.a, FUTEX_WAKE, 1, 0, NULL, 0));
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, w.ret);
+}
+
+/*
  * lock-pi-returns-eintr: a signal to a task blocked in FUTEX_LOCK_PI runs
  * its handler and the wait goes on; futex_lock_pi() turns -EINTR into
  * -ERESTARTNOINTR, so the call is restarted even without SA_RESTART and

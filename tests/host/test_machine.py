@@ -118,8 +118,10 @@ class BothBootsTest(unittest.TestCase):
                          7 + machine.MARGIN_MINUTES)  # 2 x 3.2, up
         self.assertEqual(machine.timeout_minutes('kasan', 'main', 3),
                          36 + machine.MARGIN_MINUTES)
+        self.assertEqual(machine.timeout_minutes('base', 'main', 2),
+                         6 + machine.MARGIN_MINUTES)
         with self.assertRaises(KeyError):
-            machine.timeout_minutes('base', 'main', 2)
+            machine.timeout_minutes('base', 'stress', 2)
         p = subprocess.run([sys.executable, tool('machine.py'), 'timeout'],
                            capture_output=True, text=True)
         self.assertEqual(p.stdout, f'{machine.DEFAULT_TIMEOUT}\n')
@@ -133,6 +135,8 @@ class BothBootsTest(unittest.TestCase):
                       times)
         self.assertRegex(times, r'2 vCPUs +7\.3 rt +%s min'
                          % machine.MEASURED[('rt', 'main')][2])
+        self.assertRegex(times, r'2 vCPUs +7\.3 base +%s min'
+                         % machine.MEASURED[('base', 'main')][2])
 
     def test_bad_input(self):
         for args in (['qemu', '--kernel', 'k', '--initrd', 'i', '--mem',

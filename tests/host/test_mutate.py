@@ -143,6 +143,13 @@ class ReportTest(unittest.TestCase):
                     'phase': 'model', 'old': 'x', 'new': 'y | z',
                     'outcome': outcome, 'why': '', 'seconds': 1}
             mutate.save_results(out, res)
+            # A result of a mutant no longer in the scope is not counted.
+            res2 = dict(res)
+            res2['k/a.c:9:cmp'] = dict(res['k/a.c:1:cmp'])
+            mutate.save_results(out, res2)
+            gen, mutate.generate = mutate.generate, \
+                lambda src, scope: [{'id': k} for k in res]
+            self.addCleanup(setattr, mutate, 'generate', gen)
             md = os.path.join(out, 'r.md')
             svg = os.path.join(out, 'r.svg')
             js = os.path.join(out, 'r.json')
