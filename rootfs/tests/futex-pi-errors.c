@@ -3,18 +3,22 @@
  * The refusals of the PI futex and requeue-PI code that upstream added
  * as fixes, each checked by its errno (or by the futex word it must leave
  * alone), so that undoing the fix fails a test.  The tests/inject/ entry
- * each case is for is named above it.
+ * each case is for is named above it.  Then what the ABI promises beyond
+ * those fixes: the argument checks of the PI operations, the restart of
+ * an interrupted FUTEX_LOCK_PI, and the robust-list walk at exit.
  *
  * Needs no privilege; the first case needs kthreadd at TID 2 (the
- * initial PID namespace) and is skipped otherwise.  A case that must not block bounds the failure with
- * a FUTEX_LOCK_PI or FUTEX_WAIT_REQUEUE_PI timeout of 200 ms: the fixed
- * kernel answers at once, and the timeout only ends the broken case.
+ * initial PID namespace) and is skipped otherwise.  A case that must not
+ * block bounds the failure with a FUTEX_LOCK_PI or FUTEX_WAIT_REQUEUE_PI
+ * timeout of 200 ms: the fixed kernel answers at once, and the timeout
+ * only ends the broken case.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -686,6 +690,160 @@ TEST(robust_list_unaligned_word_untouched)
 	pthread_join(t, NULL);
 	memcpy(&after, entry + WORD_OFFSET, sizeof(after));
 	EXPECT_EQ(dead_tid, after);
+}
+
+/*
+ * The robust-list walk at exit (exit_robust_list(), handle_futex_death()):
+ * a dying thread's list of entries, each a struct robust_list followed
+ * by its futex word.  Only words naming the dying thread get
+ * FUTEX_OWNER_DIED (its TID cleared, FUTEX_WAITERS kept, one waiter
+ * woken); the walk stops after ROBUST_LIST_LIMIT entries; the entry of
+ * list_op_pending is handled as well, and when its word does not name
+ * the thread (it died before it got the lock) one waiter is woken so
+ * that the wakeup is not lost.
+ */
+struct rentry {
+	struct robust_list l;
+	uint32_t word;
+};
+
+#define NRENTRY		(ROBUST_LIST_LIMIT + 2)
+static struct rentry rents[NRENTRY];
+static struct robust_list_head rhead;
+
+struct dying {
+	int n;				/* entries on the list */
+	struct rentry *pending;		/* list_op_pending */
+	uint32_t words[4];		/* the words of rents[0..3]; 0: own TID */
+	pid_t tid;
+};
+
+static void *dies_with_list(void *arg)
+{
+	struct dying *d = arg;
+	int i;
+
+	d->tid = gettid();
+	rhead.list.next = &rhead.list;
+	for (i = d->n - 1; i >= 0; i--) {
+		rents[i].word = i < 4 && d->words[i] ? d->words[i] : d->tid;
+		rents[i].l.next = rhead.list.next;
+		rhead.list.next = &rents[i].l;
+	}
+	if (d->pending)
+		d->pending->word = d->tid;
+	rhead.futex_offset = offsetof(struct rentry, word);
+	rhead.list_op_pending = d->pending ? &d->pending->l : NULL;
+	syscall(SYS_set_robust_list, &rhead, sizeof(rhead));
+	return NULL;
+}
+
+static void die_with(struct __test_metadata *_metadata, struct dying *d)
+{
+	pthread_t t;
+
+	memset(rents, 0, sizeof(rents));
+	ASSERT_EQ(0, pthread_create(&t, NULL, dies_with_list, d));
+	/* Returns when the kernel cleared the thread's TID: after the walk. */
+	pthread_join(t, NULL);
+}
+
+TEST(robust_list_walk_is_bounded)
+{
+	struct dying d = { .n = NRENTRY };
+	int i, marked = 0;
+
+	die_with(_metadata, &d);
+	for (i = 0; i < ROBUST_LIST_LIMIT; i++)
+		marked += rents[i].word == FUTEX_OWNER_DIED;
+	EXPECT_EQ(ROBUST_LIST_LIMIT, marked);
+	/* The entries past the limit are left as they were. */
+	EXPECT_EQ((uint32_t)d.tid, rents[ROBUST_LIST_LIMIT].word);
+	EXPECT_EQ((uint32_t)d.tid, rents[ROBUST_LIST_LIMIT + 1].word);
+}
+
+TEST(robust_list_leaves_words_of_others)
+{
+	uint32_t other = gettid();
+	struct dying d = { .n = 4, .words = { other, other | FUTEX_WAITERS,
+					      FUTEX_OWNER_DIED, 0 } };
+
+	die_with(_metadata, &d);
+	EXPECT_EQ(other, rents[0].word);
+	EXPECT_EQ(other | FUTEX_WAITERS, rents[1].word);
+	EXPECT_EQ(FUTEX_OWNER_DIED, rents[2].word);
+	/* Its own word, last on the list, is marked. */
+	EXPECT_EQ(FUTEX_OWNER_DIED, rents[3].word);
+}
+
+TEST(robust_list_op_pending_is_handled)
+{
+	struct dying d = { .n = 0, .pending = &rents[0] };
+
+	die_with(_metadata, &d);
+	/* Not on the list: the walk reaches it through list_op_pending. */
+	EXPECT_EQ(FUTEX_OWNER_DIED, rents[0].word);
+}
+
+/* As dies_with_list(), with the pending entry's word as the test set it. */
+static void *dies_with_pending_word(void *arg)
+{
+	struct dying *d = arg;
+
+	d->tid = gettid();
+	rhead.list.next = &rhead.list;
+	rhead.futex_offset = offsetof(struct rentry, word);
+	rhead.list_op_pending = &d->pending->l;
+	syscall(SYS_set_robust_list, &rhead, sizeof(rhead));
+	return NULL;
+}
+
+/* A waiter in FUTEX_WAIT (shared: the walk wakes with a shared key). */
+static void *robust_waiter_fn(void *arg)
+{
+	struct plain *w = arg;
+
+	STORE(w->tid, gettid());
+	w->ret = futex(&rents[0].word, FUTEX_WAIT, LOAD(w->a), NULL, NULL, 0);
+	STORE(w->done, 1);
+	return NULL;
+}
+
+/*
+ * @word: the pending entry's word when the thread dies; the walk must
+ * have woken the waiter, so a FUTEX_WAKE afterwards finds nobody.
+ */
+static void pending_wakes_waiter(struct __test_metadata *_metadata,
+				 uint32_t word, uint32_t after)
+{
+	struct dying d = { .n = 0, .pending = &rents[0] };
+	struct plain w = { .a = word };
+	pthread_t t, dt;
+
+	memset(rents, 0, sizeof(rents));
+	rents[0].word = word;
+	ASSERT_EQ(0, pthread_create(&t, NULL, robust_waiter_fn, &w));
+	ASSERT_TRUE(wait_asleep(&w.tid));
+	ASSERT_EQ(0, pthread_create(&dt, NULL, dies_with_pending_word, &d));
+	pthread_join(dt, NULL);
+	EXPECT_EQ(0, futex_ret(&rents[0].word, FUTEX_WAKE, 1, 0, NULL, 0));
+	if (LOAD(w.done) == 0)
+		futex_ret(&rents[0].word, FUTEX_WAKE, 1, 0, NULL, 0);
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, w.ret);
+	EXPECT_EQ(after, rents[0].word);
+}
+
+TEST(robust_list_pending_free_word_wakes_waiter)
+{
+	/* Died after the unlock, before its wake: state A. */
+	pending_wakes_waiter(_metadata, 0, 0);
+}
+
+TEST(robust_list_pending_other_owner_wakes_waiter)
+{
+	/* Died woken, before it took the lock: state B, left as it is. */
+	pending_wakes_waiter(_metadata, 1, 1);
 }
 
 TEST_HARNESS_MAIN

@@ -63,7 +63,7 @@ DEBUG_STMT = re.compile(
     r'\s*\(')
 DECL = re.compile(
     r'^\s*(?:(?:const|static|volatile|unsigned|signed|long|short|int|char|'
-    r'bool|void|u8|u16|u32|u64|s8|s16|s32|s64|\w+_t|struct\s+\w+|'
+    r'bool|void|u8|u16|u32|u64|s8|s16|s32|s64|\w+_t|__\w+|struct\s+\w+|'
     r'union\s+\w+|enum\s+\w+)\s*\**\s*)+\w+\s*(=|;|\[|,)|'
     r'^\s*(DEFINE|DECLARE)_\w+\(')
 CMP = re.compile(r'<<=|>>=|<<|>>|->|<=|>=|==|!=|<|>')
