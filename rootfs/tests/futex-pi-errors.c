@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
@@ -690,6 +691,138 @@ TEST(robust_list_unaligned_word_untouched)
 	pthread_join(t, NULL);
 	memcpy(&after, entry + WORD_OFFSET, sizeof(after));
 	EXPECT_EQ(dead_tid, after);
+}
+
+/*
+ * The chain walk's length limit, kernel.max_lock_depth: a FUTEX_LOCK_PI
+ * whose walk would go through more owners than that fails with EDEADLK
+ * at once, and the kernel log says so once per limit
+ * (rt_mutex_adjust_prio_chain()).  A chain of NCHAIN owners, each
+ * holding its own PI futex and blocked on the one before; the first
+ * blocks nowhere.  Needs root to set the sysctl, else SKIP.
+ */
+#define NCHAIN	5
+struct chain {
+	uint32_t lock[NCHAIN];
+	pid_t tid[NCHAIN];
+	int release;
+};
+
+struct link {
+	struct chain *c;
+	int i;
+};
+
+static void *chain_fn(void *arg)
+{
+	struct link *l = arg;
+	struct chain *c = l->c;
+	int i = l->i;
+
+	futex(&c->lock[i], FUTEX_LOCK_PI, 0, NULL, NULL, 0);
+	STORE(c->tid[i], gettid());
+	if (i == 0) {
+		while (!LOAD(c->release))
+			sleep_ms(1);
+	} else {
+		futex(&c->lock[i - 1], FUTEX_LOCK_PI, 0, NULL, NULL, 0);
+		futex(&c->lock[i - 1], FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+	}
+	futex(&c->lock[i], FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+	return NULL;
+}
+
+static int read_int(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+static int write_int(const char *path, int v)
+{
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f)
+		return 0;
+	ok = fprintf(f, "%d\n", v) > 0;
+	return fclose(f) == 0 && ok;
+}
+
+/* How many kernel log lines from @fd on contain @what (non-blocking). */
+static int kmsg_count(int fd, const char *what)
+{
+	char buf[1024];
+	int n = 0;
+	ssize_t r;
+
+	while ((r = read(fd, buf, sizeof(buf) - 1)) > 0) {
+		buf[r] = 0;
+		n += strstr(buf, what) != NULL;
+	}
+	return n;
+}
+
+TEST(lock_pi_chain_longer_than_max_lock_depth)
+{
+	static const char sysctl[] = "/proc/sys/kernel/max_lock_depth";
+	struct chain c = { 0 };
+	struct link l[NCHAIN];
+	pthread_t t[NCHAIN];
+	struct timespec ts;
+	char msg[64];
+	int i, depth, kmsg;
+
+	depth = read_int(sysctl);
+	if (depth < 0 || !write_int(sysctl, depth))
+		SKIP(return, "cannot write %s (not root?)", sysctl);
+	for (i = 0; i < NCHAIN; i++) {
+		l[i] = (struct link){ &c, i };
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, chain_fn, &l[i]));
+		if (i == 0)
+			while (!LOAD(c.tid[0]))
+				sleep_ms(1);
+		else
+			ASSERT_TRUE(wait_asleep(&c.tid[i]));
+	}
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	if (kmsg >= 0)
+		lseek(kmsg, 0, SEEK_END);
+	ASSERT_TRUE(write_int(sysctl, 2));
+	/* The walk from lock[NCHAIN - 1] passes NCHAIN owners. */
+	ts = realtime_in(200);
+	EXPECT_EQ(EDEADLK, futex(&c.lock[NCHAIN - 1], FUTEX_LOCK_PI, 0, &ts,
+				 NULL, 0));
+	ts = realtime_in(200);
+	EXPECT_EQ(EDEADLK, futex(&c.lock[NCHAIN - 1], FUTEX_LOCK_PI, 0, &ts,
+				 NULL, 0));
+	/* A walk through one owner, which blocks nowhere, is short enough. */
+	ts = realtime_in(200);
+	EXPECT_EQ(ETIMEDOUT, futex(&c.lock[0], FUTEX_LOCK_PI, 0, &ts, NULL,
+				   0));
+	if (kmsg >= 0) {
+		snprintf(msg, sizeof(msg), "Maximum lock depth 2 reached");
+		/* Once for this limit, not once per refusal. */
+		EXPECT_EQ(1, kmsg_count(kmsg, msg));
+		close(kmsg);
+	}
+	ASSERT_TRUE(write_int(sysctl, depth));
+	/* With the old limit the same lock is waited for. */
+	ts = realtime_in(200);
+	EXPECT_EQ(ETIMEDOUT, futex(&c.lock[NCHAIN - 1], FUTEX_LOCK_PI, 0, &ts,
+				   NULL, 0));
+	STORE(c.release, 1);
+	for (i = 0; i < NCHAIN; i++)
+		pthread_join(t[i], NULL);
+	for (i = 0; i < NCHAIN; i++)
+		EXPECT_EQ(0, LOAD(c.lock[i]));
 }
 
 /*

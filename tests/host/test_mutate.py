@@ -148,7 +148,7 @@ class ReportTest(unittest.TestCase):
             res2['k/a.c:9:cmp'] = dict(res['k/a.c:1:cmp'])
             mutate.save_results(out, res2)
             gen, mutate.generate = mutate.generate, \
-                lambda src, scope: [{'id': k} for k in res]
+                lambda src, scope: [{'id': k, 'file': 'k/a.c'} for k in res]
             self.addCleanup(setattr, mutate, 'generate', gen)
             md = os.path.join(out, 'r.md')
             svg = os.path.join(out, 'r.svg')

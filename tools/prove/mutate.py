@@ -619,11 +619,20 @@ def cmd_report(args):
     if not results:
         die(f'{args.out}/results.json: no results (make mutate first)')
     # Only the mutants of today's scope and tree.
-    ids = {m['id'] for m in generate(args.src, read_scope())}
+    scope = generate(args.src, read_scope())
+    ids = {m['id'] for m in scope}
     results = {k: v for k, v in results.items() if k in ids}
+    per_file = {}
+    for m in scope:
+        n = per_file.setdefault(m['file'], [0, 0])
+        n[0] += 1
+        n[1] += m['id'] in results
     triage = read_triage()
     rows = tally(results, triage)
-    lines = ['| file | operator | tried | killed | survived | equivalent '
+    lines = ['| file | mutants | tried |', '|---|---|---|']
+    lines += [f'| {f} | {n[0]} | {n[1]} |' for f, n in per_file.items()]
+    lines += ['']
+    lines += ['| file | operator | tried | killed | survived | equivalent '
              '| not in model | stillborn | infra | score |',
              '|---|---|---|---|---|---|---|---|---|---|']
     for key in sorted(rows, key=lambda k: (k[0] == '*', k[0], k[1] != '*',
