@@ -59,7 +59,8 @@ TRIAGE = os.path.join(ROOT, 'tests', 'mutate', 'triage')
 DEBUG_STMT = re.compile(
     r'^\s*(lockdep_\w+|WARN\w*|BUG_ON|BUG|debug_\w+|trace_\w+|'
     r'might_sleep\w*|might_fault|mutex_acquire\w*|mutex_release|'
-    r'rt_mutex_print_deadlock|printk|pr_\w+|KUNIT\w*|__acquire|__release)'
+    r'rt_mutex_print_deadlock|printk|pr_\w+|KUNIT\w*|__acquire|__release|'
+    r'DEBUG_LOCKS_WARN_ON|lockevent_\w+|__assume_ctx_lock)'
     r'\s*\(')
 DECL = re.compile(
     r'^\s*(?:(?:const|static|volatile|unsigned|signed|long|short|int|char|'
@@ -104,8 +105,8 @@ def read_scope(path=SCOPE):
 
 
 def read_triage(path=TRIAGE):
-    """tests/mutate/triage: ID equivalent|killed-by TEXT, one per line
-    (continuation lines start with white space)."""
+    """tests/mutate/triage: ID equivalent|killed-by|gap TEXT, one per
+    line (continuation lines start with white space)."""
     out = {}
     if not os.path.exists(path):
         return out
@@ -121,8 +122,9 @@ def read_triage(path=TRIAGE):
                 out[cur]['why'] += ' ' + raw.strip()
                 continue
             parts = raw.split(None, 2)
-            if len(parts) < 3 or parts[1] not in ('equivalent', 'killed-by'):
-                die(f'{path}:{no}: want ID equivalent|killed-by TEXT')
+            if len(parts) < 3 or parts[1] not in ('equivalent', 'killed-by',
+                                                  'gap'):
+                die(f'{path}:{no}: want ID equivalent|killed-by|gap TEXT')
             cur = parts[0]
             out[cur] = {'verdict': parts[1], 'why': parts[2].strip()}
     return out
@@ -577,9 +579,10 @@ def tally(results, triage):
     rows = {}
     for mid, r in results.items():
         outcome = r['outcome']
-        if outcome == 'survived' and mid in triage:
-            outcome = 'equivalent' if \
-                triage[mid]['verdict'] == 'equivalent' else 'killed'
+        verdict = triage.get(mid, {}).get('verdict')
+        if outcome in ('survived', 'not-in-model') and verdict in (
+                'equivalent', 'killed-by'):
+            outcome = 'equivalent' if verdict == 'equivalent' else 'killed'
         for key in ((r['file'], '*'), (r['file'], r['op']), ('*', '*')):
             row = rows.setdefault(key, dict.fromkeys(OUTCOMES, 0))
             row[outcome] += 1
