@@ -376,7 +376,7 @@ MUTATE_PHASE   ?=
 MUTATE_FILES   ?=
 MUTATE_IDS     ?=
 MUTATE_TIMEOUT ?= 600
-MUTATE_JOBS    ?= $(shell nproc)
+MUTATE_JOBS    ?= 2
 MUTATE_ARGS    ?= --model-runs 5000 --program-budget 3
 MUTATE_RUNLISTS := locking futex exit sched
 mutate: initramfs
