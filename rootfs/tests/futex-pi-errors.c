@@ -732,19 +732,6 @@ static void *chain_fn(void *arg)
 	return NULL;
 }
 
-static int read_int(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int v = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
 static int write_int(const char *path, int v)
 {
 	FILE *f = fopen(path, "w");
@@ -780,7 +767,7 @@ TEST(lock_pi_chain_longer_than_max_lock_depth)
 	char msg[64];
 	int i, depth, kmsg;
 
-	depth = read_int(sysctl);
+	depth = proc_read_long(sysctl);
 	if (depth < 0 || !write_int(sysctl, depth))
 		SKIP(return, "cannot write %s (not root?)", sysctl);
 	for (i = 0; i < NCHAIN; i++) {

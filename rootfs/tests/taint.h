@@ -11,10 +11,10 @@
 /* include/linux/panic.h */
 #define TAINT_WARN	0x200
 
-/* /proc/sys/kernel/tainted, -1 if unreadable. */
-static inline long taint_flags(void)
+/* The number a /proc file such as a sysctl holds, -1 if unreadable. */
+static inline long proc_read_long(const char *path)
 {
-	FILE *f = fopen("/proc/sys/kernel/tainted", "r");
+	FILE *f = fopen(path, "r");
 	long v = -1;
 
 	if (f) {
@@ -23,6 +23,12 @@ static inline long taint_flags(void)
 		fclose(f);
 	}
 	return v;
+}
+
+/* /proc/sys/kernel/tainted, -1 if unreadable. */
+static inline long taint_flags(void)
+{
+	return proc_read_long("/proc/sys/kernel/tainted");
 }
 
 #endif

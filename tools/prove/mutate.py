@@ -427,6 +427,15 @@ def cmd_list(args):
     return 0
 
 
+def source_lines(src, m):
+    """The lines of the mutant's file, which must still hold its line."""
+    with open(os.path.join(src, m['file'])) as f:
+        lines = f.readlines()
+    if lines[m['line'] - 1].rstrip('\n') != m['old']:
+        die(f'{m["id"]}: the tree changed under the campaign')
+    return lines
+
+
 def model_base(args, slot):
     """The stripped digest of the unmutated model built in SLOT's tree
     (the tree's path is in the binary)."""
@@ -468,30 +477,25 @@ def model_pool(args, todo, work, base_digest, record):
     slots = [f'{work}/{k}' for k in range(max(1, args.jobs))]
 
     def one(m, slot):
-        with open(os.path.join(args.src, m['file'])) as f:
-            lines = f.readlines()
-        if lines[m['line'] - 1].rstrip('\n') != m['old']:
-            raise RuntimeError(f'{m["id"]}: the tree changed under the '
-                               'campaign')
+        lines = source_lines(args.src, m)
         start = time.time()
         outcome, why = model_try(args, m, lines, slot, base_digest)
         return outcome, why, time.time() - start
 
     with cf.ThreadPoolExecutor(len(slots)) as ex:
         pending = list(todo)
-        running = {}
-        running_m = {}
+        running = {}    # future: (slot, mutant)
         try:
             while pending or running:
                 while pending and len(running) < len(slots):
-                    free = [s for s in slots if s not in running.values()]
+                    busy = {slot for slot, _ in running.values()}
+                    slot = next(s for s in slots if s not in busy)
                     m = pending.pop(0)
-                    running[ex.submit(one, m, free[0])] = free[0]
-                    running_m[free[0]] = m
+                    running[ex.submit(one, m, slot)] = (slot, m)
                 fin, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
                 for fu in fin:
-                    slot = running.pop(fu)
-                    record(running_m.pop(slot), *fu.result())
+                    _, m = running.pop(fu)
+                    record(m, *fu.result())
         except BaseException:
             for fu in running:
                 fu.cancel()
@@ -552,11 +556,7 @@ def cmd_run(args):
         for m in todo:
             if m['phase'] == 'model':
                 continue
-            path = os.path.join(args.src, m['file'])
-            with open(path) as f:
-                lines = f.readlines()
-            if lines[m['line'] - 1].rstrip('\n') != m['old']:
-                die(f'{m["id"]}: the tree changed under the campaign')
+            lines = source_lines(args.src, m)
             start = time.time()
             outcome, why = boot_try(args.src, m, lines, args, args.out)
             record(m, outcome, why, time.time() - start)
