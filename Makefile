@@ -44,7 +44,7 @@ OBJ       := $(BUILD)/obj-$(NAME)-$(FLAVOUR)
 BZIMAGE   := $(OBJ)/arch/x86/boot/bzImage
 INITRAMFS := $(BUILD)/initramfs-$(NAME)-$(FLAVOUR).cpio.gz
 GUESTBIN  := $(BUILD)/guest-bin
-SELFTESTS := $(BUILD)/selftests-$(NAME)-$(FLAVOUR)
+SELFTESTS := $(BUILD)/selftests-$(NAME)
 LOGS      := $(BUILD)/logs
 # Boot settings (tools/run-qemu.sh --help); TIMEOUT empty means
 # run-qemu.sh's default for the flavour.  The defaults are those of the
@@ -82,12 +82,12 @@ endif
 #: pi-futex targets:
 #:   make run          fetch, patch, build, boot, run the suites, print the verdict
 #:   make check        what CI runs: check-host, lint, model, the suite on the
-#:                     mainline pin at MATRIX_SMP vCPUs, on the other pins at
+#:                     mainline pin at CHECK_SMP vCPUs, on the other pins at
 #:                     STABLE_SMP, on mainline rt at RT_SMP and on mainline base
 #:                     at BASE_SMP, check-negative, check-inject, the LAVA jobs
 #:                     validated, apply-check, bisect-check, a summary of the boots
-#:   make check-full   check, prove-fixes on debug and rt, the rest of the rt
-#:                     matrix, the KASAN matrix, then lava-check
+#:   make check-full   check, prove-fixes on debug and rt, the rest of the debug
+#:                     and rt matrices, the KASAN matrix, then lava-check
 #:   make check-host   host tests of the harness (tests/host), no kernel booted
 #:   make check-negative  a canned failing suite, booted: the verdict must be FAIL
 #:   make check-inject one bug of tests/inject booted with the suite that must
@@ -150,6 +150,7 @@ endif
 #= APPEND more kernel command line
 #= RTTEST_EXTRA a directory of extra .tst scenarios for the guest
 #= MATRIX_SMP the vCPU counts of make matrix
+#= CHECK_SMP vCPUs of the mainline debug boots in make check
 #= STABLE_SMP vCPUs of the other pins' boots in make check
 #= RT_SMP vCPUs of the rt boots in make check
 #= BASE_SMP vCPUs of the base (production configuration) boot in make check
@@ -234,9 +235,8 @@ $(GUESTBIN)/%: $(GUEST)/%.c $(wildcard $(GUEST)/*.h) | patch
 
 guest-bins: $(GUEST_BINS)
 
-selftests: kernel
-	@$(STAGE) selftests $(ROOT)/tools/kernel/build-selftests.sh $(SRC) $(OBJ) \
-		$(SELFTESTS)
+selftests: patch
+	@$(STAGE) selftests $(ROOT)/tools/kernel/build-selftests.sh $(SRC) $(SELFTESTS)
 
 # image NAME,RUNLISTS[,MORE]: build/initramfs-NAME.cpio.gz, the guest of
 # this kernel with the suites of RUNLISTS (tools/guest/mkinitramfs.sh).
@@ -514,10 +514,11 @@ bench-guest-without: kernel export-check
 		$(SRC) $(OBJ) $(BENCH)/bin $(BENCH_SCALE) \
 		$(BENCH)/guest-$(NAME)-$(FLAVOUR)-without-$(BENCH_WITHOUT).log $(QEMU_OPTS)
 
-# What CI runs.  The mainline pin gets the whole matrix and every check
-# of the series, and its PREEMPT_RT flavour boots at RT_SMP vCPUs; every
-# other pin (the stable targets) boots the whole suite at STABLE_SMP
-# vCPUs.
+# What CI runs.  The mainline pin gets every check of the series and
+# boots the whole suite at CHECK_SMP vCPUs (check-full adds the rest of
+# 1, 2, 4), its PREEMPT_RT flavour at RT_SMP and its base flavour at
+# BASE_SMP; every other pin (the stable targets) boots it at STABLE_SMP.
+CHECK_SMP ?= $(DEFAULT_SMP)
 STABLE_SMP ?= $(DEFAULT_SMP)
 RT_SMP    ?= $(DEFAULT_SMP)
 BASE_SMP  ?= $(DEFAULT_SMP)
@@ -528,7 +529,7 @@ check:
 	@$(MAKE) --no-print-directory check-host KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory lint KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory model KERNEL=$(MAINLINE)
-	@$(MAKE) --no-print-directory matrix KERNEL=$(MAINLINE)
+	@$(MAKE) --no-print-directory matrix KERNEL=$(MAINLINE) MATRIX_SMP="$(CHECK_SMP)"
 	@$(foreach k,$(filter-out $(MAINLINE),$(PINS)),\
 		$(MAKE) --no-print-directory matrix KERNEL=$(k) MATRIX_SMP="$(STABLE_SMP)" &&) true
 	@$(MAKE) --no-print-directory matrix KERNEL=$(MAINLINE) FLAVOUR=rt \
@@ -542,7 +543,7 @@ check:
 	@$(MAKE) --no-print-directory apply-check KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory bisect-check KERNEL=$(MAINLINE)
 	@$(ROOT)/tools/judge/verdict.py --summary \
-		$(foreach n,$(MATRIX_SMP),$(LOGS)/$(call bootlog,$(MAINLINE),$(n)).json) \
+		$(foreach n,$(CHECK_SMP),$(LOGS)/$(call bootlog,$(MAINLINE),$(n)).json) \
 		$(foreach k,$(filter-out $(MAINLINE),$(PINS)),\
 			$(foreach n,$(STABLE_SMP),$(LOGS)/$(call bootlog,$(k),$(n)).json)) \
 		$(foreach n,$(RT_SMP),$(LOGS)/$(call bootlog,$(MAINLINE),$(n),rt).json) \
@@ -550,11 +551,13 @@ check:
 	@echo "check: all stages passed"
 
 # Everything of check, then prove-fixes on the debug and the PREEMPT_RT
-# flavour, the rest of the PREEMPT_RT matrix and the KASAN flavour's
-# matrix on KERNEL (too slow for CI: see docs/times.md).
+# flavour, the rest of the debug and PREEMPT_RT matrices and the KASAN
+# flavour's matrix on KERNEL (too slow for CI: see docs/times.md).
 check-full: check
 	@$(MAKE) --no-print-directory prove-fixes KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory prove-fixes KERNEL=$(MAINLINE) FLAVOUR=rt
+	@$(MAKE) --no-print-directory matrix KERNEL=$(MAINLINE) \
+		MATRIX_SMP="$(filter-out $(CHECK_SMP),1 2 4)"
 	@$(MAKE) --no-print-directory matrix KERNEL=$(MAINLINE) FLAVOUR=rt \
 		MATRIX_SMP="$(filter-out $(RT_SMP),1 2 4)"
 	@$(MAKE) --no-print-directory matrix FLAVOUR=kasan

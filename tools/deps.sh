@@ -17,6 +17,7 @@ help_option "$@"
 pkgs=(
 	gcc make libc6-dev          # kernel build, static guest binaries
 	flex bison bc cpio xz-utils # kbuild host tools, tarball
+	gawk                        # kbuild's awk (lib.sh kernel_make_vars)
 	libelf-dev libssl-dev       # objtool, certificates
 	quilt patch                 # the series
 	ccache                      # faster rebuilds

@@ -305,10 +305,14 @@ check_export_work() {
 # ccache when present, and LOCALVERSION set but empty, so that
 # setlocalversion adds no "+" for a git tree that is not at a tag (make
 # run TREE=DIR): the release stays VERSION-pi-futex.
+# AWK=gawk: kbuild generates arch/x86's cpufeaturemasks.h with awk, and
+# mawk and gawk walk its arrays in different orders; the header every
+# object includes would change (a build from scratch) the day LAVA's
+# packages pull gawk in and /usr/bin/awk turns from mawk into gawk.
 kernel_make_vars() {
 	local cc=gcc
 	command -v ccache >/dev/null && cc="ccache gcc"
-	printf '%s\n' ARCH=x86_64 "CC=$cc" LOCALVERSION=
+	printf '%s\n' ARCH=x86_64 "CC=$cc" AWK=gawk LOCALVERSION=
 }
 
 # kernel_make SRC OBJ TARGET...: kbuild of SRC out of tree in OBJ, on
