@@ -28,6 +28,7 @@ class ProveReportTest(unittest.TestCase):
 
     def run_report(self, full, without):
         import_path('verdict.py')
+        import_path('prove-report.py')
         import importlib
         report = importlib.import_module('prove-report')
         with tempfile.NamedTemporaryFile('w', suffix='.txt',
@@ -62,6 +63,7 @@ class ProveReportTest(unittest.TestCase):
         self.assertEqual(listed('--flavour', 'debug', '--fix', '0007'), [])
         # Judged on rt, the rt-only fix needs its own boot.
         import_path('verdict.py')
+        import_path('prove-report.py')
         import importlib
         mod = importlib.import_module('prove-report')
         full = self.verdict({'t_a': 'pass', 't_b': 'pass', 't_c': 'pass'})
@@ -79,6 +81,7 @@ class ProveReportTest(unittest.TestCase):
 
     def test_pin_rows_and_expected_warning(self):
         import_path('verdict.py')
+        import_path('prove-report.py')
         import importlib
         mod = importlib.import_module('prove-report')
         with tempfile.NamedTemporaryFile('w', suffix='.txt',
@@ -116,6 +119,7 @@ class ProveReportTest(unittest.TestCase):
 
     def test_may_warn_takes_a_warning_without_requiring_it(self):
         import_path('verdict.py')
+        import_path('prove-report.py')
         import importlib
         mod = importlib.import_module('prove-report')
         with tempfile.NamedTemporaryFile('w', suffix='.txt',
@@ -141,6 +145,7 @@ class ProveReportTest(unittest.TestCase):
 
     def test_crash_row_needs_the_crash_in_its_function(self):
         import_path('verdict.py')
+        import_path('prove-report.py')
         import importlib
         mod = importlib.import_module('prove-report')
         with tempfile.NamedTemporaryFile('w', suffix='.txt',

@@ -5,7 +5,7 @@
 usage: tar-to-git.py TARBALL GIT_DIR NAME EMAIL EPOCH MESSAGE
 
 The tarball is streamed into `git fast-import`: nothing is extracted to
-disk, so the import costs the size of the pack (275 MB for the
+disk, so the import costs the size of the pack (356 MB for the
 pinned tree) instead of a second 1.7 GB work tree.  The single top-level
 directory of the tarball is stripped.  Author and committer are NAME
 <EMAIL> at EPOCH (UTC), so the commit id depends only on the tarball.
@@ -62,7 +62,11 @@ def main(argv):
     if ref.returncode != 0:
         die(f'{git_dir} is not a git repository: {ref.stderr.strip()}')
     ref = ref.stdout.strip()
-    fi = subprocess.Popen(['git', '--git-dir', git_dir, 'fast-import',
+    # No deltas, zlib at level 1: the import of the 7.3 tree took 57 s
+    # on a 2-core machine with fast-import's defaults, 24 s so (pack
+    # 356 MB instead of 301; the commit id is the same).
+    fi = subprocess.Popen(['git', '--git-dir', git_dir,
+                           '-c', 'core.compression=1', 'fast-import', '--depth=0',
                            '--quiet', '--done'], stdin=subprocess.PIPE)
     out = fi.stdin
     msg = (message.rstrip('\n') + '\n').encode()

@@ -3,9 +3,10 @@
 #
 # model-prove.sh SRC OUTDIR [RUNS]
 #
-# Check that make model's checks (random programs of seeds 1..RUNS
-# (default 150000), then every schedule of each program of
-# tools/testing/rtmutex/programs with at most one preemption) find each
+# Check that make model's checks (the programs named after the fix,
+# random programs of seeds 1..RUNS (default 150000), then every schedule
+# of each other program of tools/testing/rtmutex/programs with at most
+# one preemption) find each
 # of the series' rt_mutex fixes taken out of the patched tree SRC: each
 # must fail, within 60 seconds.  Then the 0003 question: the concurrent
 # case of 0003's changelog, every schedule with at most one preemption,
@@ -30,7 +31,7 @@ model=$src/tools/testing/rtmutex
 mkdir -p "$out" || die "cannot create $out"
 out=$(cd "$out" && pwd)
 
-FIXES=(0001 0003 0005 0007)
+FIXES=(0001 0003 0023 0005 0007)
 
 # mini_tree DIR: the files the model compiles, copied from SRC.
 mini_tree() {
@@ -67,8 +68,13 @@ for fix in "${FIXES[@]}"; do
 	start=$(date +%s%N)
 	m=$out/$fix-rtmutex_model
 	(
+		# The fix's own programs (named after it) first.
+		for p in "$model"/programs/"$fix"-*.txt; do
+			[ ! -f "$p" ] || "$m" -f "$p" -e 1 -t 60 || exit
+		done
 		"$m" -n "$runs" -x || exit
 		for p in "$model"/programs/*.txt; do
+			case $(basename "$p") in "$fix"-*) continue ;; esac
 			"$m" -f "$p" -e 1 -t 60 || exit
 		done
 	) >"$out/$fix.log" 2>&1
