@@ -81,18 +81,22 @@ if [ $keep -lt ${#applied[@]} ]; then
 fi
 
 
-: >"$state.new"
+# A name of our own: make check runs a second make beside the first
+# (tools/beside.sh), and both check the series.
+new=$state.new.$$
+trap 'rm -f "${touched:-}" "$new"' EXIT
+: >"$new"
 for ((i = 0; i < keep; i++)); do
-	echo "${wanted[$i]}" >>"$state.new"
+	echo "${wanted[$i]}" >>"$new"
 done
 for ((i = keep; i < ${#wanted[@]}; i++)); do
 	p=${wanted[$i]% *}
 	if ! out=$(quilt push -q --fuzz=0 "$p" 2>&1); then
-		mv "$state.new" "$state"
+		mv "$new" "$state"
 		printf '%s\n' "$out" | sed 's/^/  quilt: /' >&2
 		die "patch $p does not apply to $(basename "$src") (fuzz 0)"
 	fi
-	echo "${wanted[$i]}" >>"$state.new"
+	echo "${wanted[$i]}" >>"$new"
 done
-mv "$state.new" "$state"
+mv "$new" "$state"
 note "series applied: ${#wanted[@]} patch(es), $((${#wanted[@]} - keep)) pushed now"
