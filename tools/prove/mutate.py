@@ -5,6 +5,7 @@
     mutate.py list   --src TREE [--files F...] [--json]
     mutate.py run    --src TREE --out DIR [--sample N] [--seed S]
                      [--ids ID...] [--files F...] [--phase model|boot]
+                     [--retry OUTCOME...]
                      [--obj OBJ --initrd-dir DIR --qemu-opt OPT...]
     mutate.py report --src TREE --out DIR [--markdown F] [--svg F]
 
@@ -31,14 +32,20 @@ be interrupted and resumed) and writes the file back after each one:
   boot   the mutant applied to TREE itself (restored afterwards, also on
          SIGINT/SIGTERM), the kernel rebuilt incrementally in OBJ and
          booted with the runlist tests/mutate/scope names for its file;
-         a failed verdict kills it.
+         a failed verdict kills it.  A mutant whose object file (debug
+         sections stripped) is the series' own is equivalent without a
+         boot: the compiler made the same code of it.
+
+--retry OUTCOME... tries the mutants of those outcomes again, in the
+phase that gave them (after a new test or model check).
 
 Outcomes: killed, survived, stillborn (does not compile), not-in-model,
-infra (the boot gave no verdict), and, from tests/mutate/triage,
-equivalent (with the argument why).  The score of a file is
+infra (the boot gave no verdict), equivalent (same object code), and,
+from tests/mutate/triage, equivalent (with the argument why).  The score of a file is
 killed / (total - stillborn - equivalent), counted over the mutants tried.
 """
 import argparse
+import glob
 import hashlib
 import json
 import os
@@ -270,6 +277,15 @@ def apply(path, mutant, lines):
         f.writelines(out)
 
 
+def current(results, mutants):
+    """The results that are still those of MUTANTS: same id and the same
+    line before and after.  A change of the tree moves lines, and an id
+    (FILE:LINE:OP) then names another mutant; its old result is not its."""
+    by_id = {m['id']: m for m in mutants}
+    return {k: v for k, v in results.items() if k in by_id and
+            (v.get('old'), v.get('new')) == (by_id[k]['old'], by_id[k]['new'])}
+
+
 def load_results(out):
     path = os.path.join(out, 'results.json')
     if os.path.exists(path):
@@ -321,13 +337,16 @@ def stripped_digest(binary):
         return hashlib.sha256(f.read()).hexdigest()
 
 
-# The model's runs for a mutant, after make model: random programs (plus
-# priority changes, plus lock cycles; the cycle runs stop at seed 332,
-# the last before the series' open bug 9 (docs/bugs.md), and every
-# schedule of each program of programs/ with at most one preemption.
+# The model's runs for a mutant, as make model runs it: random programs
+# (plus a manager's priority changes, plus every task's, plus lock
+# cycles; the last two stop before the first counterexample of the
+# series' open bug 8 in them, docs/bugs.md, as MODEL_WIDE does), and
+# every schedule of each program of programs/ with at most one
+# preemption.  The unmutated model must pass them (model_base()).
 MODEL_RUNS = (('random programs', ['-n', '{runs}']),
               ('random programs -p', ['-p', '-n', '{runs}']),
-              ('random programs -C', ['-C', '-n', '332']))
+              ('random programs -P', ['-P', '-n', '4306']),
+              ('random programs -C', ['-C', '-n', '2327']))
 
 
 def model_run(src, binary, args):
@@ -360,6 +379,52 @@ def model_run(src, binary, args):
 
 # --- boot phase ----------------------------------------------------------
 
+def object_of(obj, file):
+    """The object file kbuild compiles FILE (kernel/x/y.c) into in OBJ:
+    y.o, or the object whose .cmd file names FILE (a .c #included into
+    another, as kernel/sched/syscalls.c into build_policy.c)."""
+    d, base = os.path.split(file)
+    direct = os.path.join(obj, d, base[:-2] + '.o')
+    if os.path.exists(direct):
+        return direct
+    for cmd in sorted(glob.glob(os.path.join(obj, d, '.*.o.cmd'))):
+        with open(cmd, errors='replace') as f:
+            if re.search(r'(^|\s|/)' + re.escape(file) + r'(\s|\\|$)',
+                         f.read(), re.M):
+                return os.path.join(obj, d, os.path.basename(cmd)[1:-4])
+    return None
+
+
+def object_digest(path):
+    """The digest of an object file without its debug sections: the same
+    for a mutant the compiler turned into the original's code (its line
+    numbers are the original's, since a mutant replaces one line)."""
+    tmp = path + '.mutate-stripped'
+    try:
+        subprocess.run(['strip', '-g', '-o', tmp, path], check=True)
+        with open(tmp, 'rb') as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def base_objects(src, obj, files):
+    """The digests of the series' objects of FILES, from a build of the
+    unmutated tree (a no-op when OBJ holds it)."""
+    p = subprocess.run([os.path.join(ROOT, 'tools', 'kernel',
+                                     'build-kernel.sh'), src, obj],
+                       capture_output=True, text=True)
+    if p.returncode:
+        die(f'the series does not build in {obj}:\n{p.stdout}{p.stderr}')
+    digests = {}
+    for f in files:
+        o = object_of(obj, f)
+        if o:
+            digests[o] = object_digest(o)
+    return digests
+
+
 def boot_try(src, mutant, lines, args, out):
     """Apply the mutant to the tree, build, boot; the tree is restored."""
     path = os.path.join(src, mutant['file'])
@@ -374,6 +439,9 @@ def boot_try(src, mutant, lines, args, out):
                                 src, args.obj], stdout=b, stderr=b)
         if p.returncode:
             return 'stillborn', 'kernel does not build'
+        obj = object_of(args.obj, mutant['file'])
+        if obj and object_digest(obj) == args.base_objects.get(obj):
+            return 'equivalent', f'same object code ({os.path.relpath(obj, args.obj)})'
         initrd = os.path.join(args.initrd_dir,
                               f'initramfs-mutate-{mutant["runlist"]}.cpio.gz')
         start = time.time()
@@ -440,11 +508,15 @@ def model_base(args, slot):
     """The stripped digest of the unmutated model built in SLOT's tree
     (the tree's path is in the binary)."""
     tree = slot + '/tree'
-    if not os.path.isdir(tree):
-        mini_tree(args.src, tree)
+    # Afresh: a copy left by an earlier campaign may be of an older tree.
+    mini_tree(args.src, tree)
     b = model_build(args.src, tree, slot + '/base-')
     if not b:
         die('the unmutated model does not build')
+    # A run that fails without a mutant would kill every mutant.
+    outcome, why = model_run(args.src, b, args)
+    if outcome != 'survived':
+        die(f'the unmutated model fails its runs: {why}')
     return stripped_digest(b)
 
 
@@ -504,14 +576,20 @@ def model_pool(args, todo, work, base_digest, record):
 
 def cmd_run(args):
     phase, args.phase = args.phase, None
-    mutants = select(generate(args.src, read_scope()), args)
+    scope = generate(args.src, read_scope())
+    mutants = select(scope, args)
     os.makedirs(args.out, exist_ok=True)
     results = load_results(args.out)
+    valid = current(results, scope)
     # A mutant the model did not kill goes on to the boot phase.
     todo = []
     for m in mutants:
-        r = results.get(m['id'])
+        r = valid.get(m['id'])
         if r is None and phase in (None, m['phase']):
+            todo.append(m)
+        elif r and r['outcome'] in args.retry and \
+                r['phase'] == m['phase'] and phase in (None, m['phase']):
+            # Tried again in its own phase, after a change of the tests.
             todo.append(m)
         elif r and phase != 'model' and m['phase'] == 'model' and \
                 r['outcome'] in ('survived', 'not-in-model') and \
@@ -524,8 +602,8 @@ def cmd_run(args):
     if any(m['phase'] == 'boot' for m in todo) and \
             not (args.obj and args.initrd_dir and args.qemu_opt):
         die('boot-phase mutants need --obj, --initrd-dir and --qemu-opt')
-    print(f'mutate: {len(mutants)} mutants in scope, {len(results)} done '
-          f'before, {len(todo)} to try now')
+    print(f'mutate: {len(mutants)} mutants in scope, {len(valid)} done '
+          f'before on this tree, {len(todo)} to try now')
 
     def stop(signum, frame):
         raise KeyboardInterrupt
@@ -535,7 +613,7 @@ def cmd_run(args):
     done = [0]
 
     def record(m, outcome, why, took):
-        before = results.get(m['id'])
+        before = valid.get(m['id'])
         results[m['id']] = {k: m[k] for k in
                             ('file', 'line', 'op', 'func', 'phase',
                              'old', 'new')}
@@ -553,6 +631,10 @@ def cmd_run(args):
     try:
         model_pool(args, [m for m in todo if m['phase'] == 'model'], work,
                    base_digest, record)
+        boots = [m for m in todo if m['phase'] == 'boot']
+        if boots:
+            args.base_objects = base_objects(
+                args.src, args.obj, sorted({m['file'] for m in boots}))
         for m in todo:
             if m['phase'] == 'model':
                 continue
@@ -623,8 +705,7 @@ def cmd_report(args):
         die(f'{args.out}/results.json: no results (make mutate first)')
     # Only the mutants of today's scope and tree.
     scope = generate(args.src, read_scope())
-    ids = {m['id'] for m in scope}
-    results = {k: v for k, v in results.items() if k in ids}
+    results = current(results, scope)
     per_file = {}
     for m in scope:
         n = per_file.setdefault(m['file'], [0, 0])
@@ -691,6 +772,9 @@ def main(argv=None):
     r.add_argument('--sample', type=int, default=0,
                    help='try at most N mutants not yet tried')
     r.add_argument('--seed', type=int, default=1, help='order of a sample')
+    r.add_argument('--retry', nargs='+', default=[], choices=OUTCOMES,
+                   help='also try again the mutants of these outcomes '
+                   '(in the phase that gave them)')
     r.add_argument('--model-runs', type=int, default=20000)
     r.add_argument('--model-budget', type=int, default=20,
                    help='seconds at most of each random run')
