@@ -180,6 +180,28 @@ TEST(lock_pi_own_futex_leaves_word)
 	EXPECT_EQ(0, f);
 }
 
+/*
+ * The PI operations take the futex key before they touch the word, and
+ * get_futex_key() refuses an address that is not 4-byte aligned with
+ * EINVAL; FUTEX_UNLOCK_PI reads the owner first, so its word holds the
+ * caller's TID here.  Each word is left as it was.
+ */
+TEST(pi_ops_refuse_unaligned_word)
+{
+	uint32_t buf[2] = { 0, 0 }, tid = gettid(), v;
+	uint32_t *f = (uint32_t *)((char *)buf + 1);
+
+	EXPECT_EQ(EINVAL, futex(f, FUTEX_LOCK_PI, 0, NULL, NULL, 0));
+	EXPECT_EQ(EINVAL, futex(f, FUTEX_TRYLOCK_PI, 0, NULL, NULL, 0));
+	memcpy(&v, f, sizeof(v));
+	EXPECT_EQ(0, v);
+
+	memcpy(f, &tid, sizeof(tid));
+	EXPECT_EQ(EINVAL, futex(f, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0));
+	memcpy(&v, f, sizeof(v));
+	EXPECT_EQ(tid, v);
+}
+
 /* requeue-negative-counts */
 TEST(cmp_requeue_negative_counts)
 {
@@ -579,6 +601,37 @@ TEST(cmp_requeue_pi_refuses_plain_waiter)
 				     0));
 	EXPECT_EQ(0, LOAD(w.done));
 	EXPECT_EQ(0, LOAD(w.b));
+	EXPECT_EQ(1, futex_ret(&w.a, FUTEX_WAKE, 1, 0, NULL, 0));
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, w.ret);
+}
+
+/*
+ * FUTEX_UNLOCK_PI of a word that holds the caller's TID but whose futex
+ * has a plain FUTEX_WAIT waiter: the top waiter has no pi_state, and
+ * __futex_unlock_pi() refuses with EINVAL, leaving word and waiter alone.
+ */
+static void *tid_waiter_fn(void *arg)
+{
+	struct plain *w = arg;
+
+	STORE(w->tid, gettid());
+	w->ret = futex(&w->a, FUTEX_WAIT, LOAD(w->a), NULL, NULL, 0);
+	STORE(w->done, 1);
+	return NULL;
+}
+
+TEST(unlock_pi_refuses_plain_waiter)
+{
+	struct plain w = { 0 };
+	pthread_t t;
+
+	w.a = gettid();
+	ASSERT_EQ(0, pthread_create(&t, NULL, tid_waiter_fn, &w));
+	ASSERT_TRUE(wait_asleep(&w.tid));
+	EXPECT_EQ(EINVAL, futex(&w.a, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0));
+	EXPECT_EQ((uint32_t)gettid(), LOAD(w.a));
+	EXPECT_EQ(0, LOAD(w.done));
 	EXPECT_EQ(1, futex_ret(&w.a, FUTEX_WAKE, 1, 0, NULL, 0));
 	pthread_join(t, NULL);
 	EXPECT_EQ(0, w.ret);
