@@ -393,6 +393,7 @@ mutate: initramfs
 		$(if $(MUTATE_FILES),--files $(MUTATE_FILES)) \
 		$(if $(MUTATE_IDS),--ids $(MUTATE_IDS)) \
 		$(if $(MUTATE_RETRY),--retry $(MUTATE_RETRY)) \
+		--model-wide="$(filter-out -p:%,$(MODEL_WIDE))" \
 		--obj $(OBJ) --initrd-dir $(BUILD) \
 		--qemu-opt $(QEMU_OPTS) --smp $(SMP) --timeout $(MUTATE_TIMEOUT)
 	@python3 $(ROOT)/tools/prove/mutate.py report --src $(SRC) --out $(MUTATE_DIR) \

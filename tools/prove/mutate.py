@@ -344,9 +344,21 @@ def stripped_digest(binary):
 # every schedule of each program of programs/ with at most one
 # preemption.  The unmutated model must pass them (model_base()).
 MODEL_RUNS = (('random programs', ['-n', '{runs}']),
-              ('random programs -p', ['-p', '-n', '{runs}']),
-              ('random programs -P', ['-P', '-n', '4306']),
-              ('random programs -C', ['-C', '-n', '2327']))
+              ('random programs -p', ['-p', '-n', '{runs}']))
+# The fixed windows after them, OPTION:SEEDS each: make passes its
+# MODEL_WIDE (without -p, run above at --model-runs).
+MODEL_WIDE = ('-P:4306', '-C:2327')
+
+
+def wide_runs(wide):
+    """(what, args) of each OPTION:SEEDS window."""
+    runs = []
+    for w in wide:
+        opt, sep, seeds = w.partition(':')
+        if not sep or not seeds.isdigit():
+            die(f'--model-wide {w}: not OPTION:SEEDS')
+        runs.append((f'random programs {opt}', [opt, '-n', seeds]))
+    return runs
 
 
 def model_run(src, binary, args):
@@ -354,7 +366,7 @@ def model_run(src, binary, args):
     programs = os.path.join(src, 'tools', 'testing', 'rtmutex', 'programs')
     runs = [(what, [binary, '-x', '-t', str(args.model_budget)] +
              [a.format(runs=args.model_runs) for a in extra])
-            for what, extra in MODEL_RUNS]
+            for what, extra in MODEL_RUNS + tuple(wide_runs(args.model_wide))]
     for p in sorted(os.listdir(programs)):
         if p.endswith('.txt'):
             runs.append((p, [binary, '-x', '-f', os.path.join(programs, p),
@@ -776,6 +788,10 @@ def main(argv=None):
                    help='also try again the mutants of these outcomes '
                    '(in the phase that gave them)')
     r.add_argument('--model-runs', type=int, default=20000)
+    r.add_argument('--model-wide', type=str.split,
+                   default=list(MODEL_WIDE), metavar='"OPTION:SEEDS ..."',
+                   help='fixed seed windows run after the random programs '
+                   '(one argument: --model-wide="-P:4306 -C:2327")')
     r.add_argument('--model-budget', type=int, default=20,
                    help='seconds at most of each random run')
     r.add_argument('--program-budget', type=int, default=5,
