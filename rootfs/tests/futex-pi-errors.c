@@ -561,12 +561,13 @@ static void *requeue_pi_waiter_fn(void *arg)
 	return NULL;
 }
 
+/* A FUTEX_WAIT on a, for the value a holds when it starts. */
 static void *plain_waiter_fn(void *arg)
 {
 	struct plain *w = arg;
 
 	STORE(w->tid, gettid());
-	w->ret = futex(&w->a, FUTEX_WAIT, 0, NULL, NULL, 0);
+	w->ret = futex(&w->a, FUTEX_WAIT, LOAD(w->a), NULL, NULL, 0);
 	STORE(w->done, 1);
 	return NULL;
 }
@@ -611,23 +612,13 @@ TEST(cmp_requeue_pi_refuses_plain_waiter)
  * has a plain FUTEX_WAIT waiter: the top waiter has no pi_state, and
  * __futex_unlock_pi() refuses with EINVAL, leaving word and waiter alone.
  */
-static void *tid_waiter_fn(void *arg)
-{
-	struct plain *w = arg;
-
-	STORE(w->tid, gettid());
-	w->ret = futex(&w->a, FUTEX_WAIT, LOAD(w->a), NULL, NULL, 0);
-	STORE(w->done, 1);
-	return NULL;
-}
-
 TEST(unlock_pi_refuses_plain_waiter)
 {
 	struct plain w = { 0 };
 	pthread_t t;
 
 	w.a = gettid();
-	ASSERT_EQ(0, pthread_create(&t, NULL, tid_waiter_fn, &w));
+	ASSERT_EQ(0, pthread_create(&t, NULL, plain_waiter_fn, &w));
 	ASSERT_TRUE(wait_asleep(&w.tid));
 	EXPECT_EQ(EINVAL, futex(&w.a, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0));
 	EXPECT_EQ((uint32_t)gettid(), LOAD(w.a));
