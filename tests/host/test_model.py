@@ -54,7 +54,8 @@ class ModelTest(unittest.TestCase):
         t = os.path.join(self.dir, name)
         for d in ('kernel/locking', 'tools/include'):
             shutil.copytree(os.path.join(self.src, d), os.path.join(t, d))
-        for f in ('include/linux/rtmutex.h', 'tools/lib/rbtree.c'):
+        for f in ('include/linux/rtmutex.h', 'include/linux/sched/rt.h',
+                  'tools/lib/rbtree.c'):
             os.makedirs(os.path.dirname(os.path.join(t, f)), exist_ok=True)
             shutil.copy(os.path.join(self.src, f), os.path.join(t, f))
         return t
@@ -63,7 +64,7 @@ class ModelTest(unittest.TestCase):
         """The model built from a copy of the tree with FIX reversed."""
         t = self.mini_tree('no' + fix)
         patch = [f for f in os.listdir(os.path.join(ROOT, 'patches'))
-                 if f.startswith(fix + '-')][0]
+                 if f.startswith(fix + '-') and f.endswith('.patch')][0]
         with open(os.path.join(ROOT, 'patches', patch), 'rb') as f:
             subprocess.run(['patch', '-s', '-R', '-p1', '-d', t], input=f.read(),
                            check=True, capture_output=True)
@@ -82,16 +83,16 @@ class ModelTest(unittest.TestCase):
                          r'no counterexample')
 
     def test_fix_taken_out_is_found_and_reproducible(self):
-        # 0005 taken out: the new owner's pi_top_task is left behind.
+        # 0005 taken out: a new owner that lowers its own priority (-p)
+        # drops below the waiter it holds up.
         model = self.model_without('0005')
-        first = self.run_model('-n', '20000', model=model)
+        first = self.run_model('-p', '-n', '20000', model=model)
         self.assertEqual(first.returncode, 1, first.stdout)
         self.assertIn('model: counterexample', first.stdout)
-        self.assertIn("pi_top_task is not its top PI waiter's task",
-                      first.stdout)
+        self.assertRegex(first.stdout, r": T\d: prio \d+, must be \d+ ")
         self.assertIn('model: step trace:', first.stdout)
         self.assertRegex(first.stdout, r'\n  T\d lock L\d\.wait_lock\n')
-        again = self.run_model('-n', '20000', model=model)
+        again = self.run_model('-p', '-n', '20000', model=model)
         self.assertEqual(first.stdout, again.stdout)
 
     def test_sequential_counterexample_as_tst(self):

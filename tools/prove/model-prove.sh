@@ -13,8 +13,9 @@
 # on 0003 v1 (tests/model/0003-v1.patch) and on today's 0003.
 #
 # The model builds from a copy of the files it compiles (kernel/locking,
-# include/linux/rtmutex.h, tools/include, tools/lib/rbtree.c) under
-# OUTDIR; SRC is not touched.  A fix is taken out as make prove-fixes
+# include/linux/rtmutex.h, tools/include, tools/lib/rbtree.c, and
+# include/linux/sched/rt.h, which 0005 changes) under OUTDIR; SRC is not
+# touched.  A fix is taken out as make prove-fixes
 # does: tests/prove-without/NNNN.patch where the revert conflicts, else
 # the fix's patch reversed.  Exit 0 when every fix is found and the 0003
 # question comes out as recorded (v1 fails, today's passes), else 1.
@@ -38,7 +39,9 @@ mini_tree() {
 	rm -rf "$1"
 	mkdir -p "$1/kernel" "$1/include/linux" "$1/tools/lib" &&
 	cp -r "$src/kernel/locking" "$1/kernel/" &&
+	mkdir -p "$1/include/linux/sched" &&
 	cp "$src/include/linux/rtmutex.h" "$1/include/linux/" &&
+	cp "$src/include/linux/sched/rt.h" "$1/include/linux/sched/" &&
 	cp -r "$src/tools/include" "$1/tools/" &&
 	cp "$src/tools/lib/rbtree.c" "$1/tools/lib/"
 }
