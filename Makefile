@@ -105,11 +105,12 @@ endif
 #:   make guest-bins   the static guest programs of rootfs/tests/
 #:   make initramfs    BusyBox, python3, the guest suites, via gen_init_cpio
 #:   make shell        boot the kernel with an interactive BusyBox shell
-#:   make export       build/outgoing/KERNEL/{fixes,tester}/: mails and cover
+#:   make export       build/outgoing/KERNEL/GROUP/ for each "# mail: GROUP"
+#:                     (fixes-locking, fixes-sched, tester): mails and cover
 #:                     letters signed by DCO
 #:   make export-check the same mails with the placeholder identity (never mailed)
 #:   make apply-check  git am the exported mails onto a clean import, compare
-#:                     with quilt; git am the fixes onto every other pin
+#:                     with quilt; git am each fix series alone onto every pin
 #:   make apply-fixes  git am the mails of FIXES onto this pin
 #:   make bisect-check compile after each patch in turn what it can break
 #:   make prove-fixes  boot the series with each fix taken out: its tests must fail
@@ -203,13 +204,17 @@ fetch:
 	@$(ROOT)/tools/deps.sh
 	@$(STAGE) fetch $(ROOT)/tools/kernel/fetch-kernel.sh $(SRC)
 
+# The series' "# mail: NAME" groups; the fix series (fixes-NAME) git am
+# onto every pin.
+MAIL_GROUPS := $(shell sed -n 's/^\# mail: \([a-z][a-z0-9-]*\)$$/\1/p' $(ROOT)/$(PIN_SERIES))
+FIX_GROUPS  := $(filter fixes-%,$(MAIL_GROUPS))
+
 ifeq ($(TREE),)
 patch: fetch
 	@$(STAGE) patch $(ROOT)/tools/kernel/apply-series.sh $(SRC)
 else
 # The pin's mails (make export-check), then the tree's clone with them
 # applied by git am -3 (tools/kernel/tree.sh prepare).
-MAIL_GROUPS := $(shell sed -n 's/^\# mail: \([a-z][a-z0-9-]*\)$$/\1/p' $(ROOT)/$(PIN_SERIES))
 # The series' patches that are not mailed (# mail: -): the localversion.
 UNMAILED  := $(shell sed -n '/^\# mail: -$$/,$$p' $(ROOT)/$(PIN_SERIES) | grep -v '^\#')
 patch:
@@ -328,13 +333,14 @@ export-check: patch
 	@$(STAGE) export-check env PIFUTEX_SRC=$(SRC) \
 		$(ROOT)/tools/mail/export-series.sh export-check
 
-# Both mail series onto the pin, then the fixes onto every other pin.
+# Every mail series onto the pin, then each fix series on its own onto
+# every pin, this one included (they go to different trees).
 apply-check: export-check
 	@$(STAGE) apply-check env PIFUTEX_SRC=$(SRC) \
 		$(ROOT)/tools/mail/export-series.sh apply-check
-	@$(foreach k,$(filter-out $(KERNEL),$(PINS)),\
+	@$(foreach k,$(PINS),$(foreach g,$(FIX_GROUPS),\
 		$(MAKE) --no-print-directory apply-fixes KERNEL=$(k) \
-			FIXES=$(BUILD)/outgoing-check/$(PIN_LINE)/fixes &&) true
+			FIXES=$(BUILD)/outgoing-check/$(PIN_LINE)/$(g) &&)) true
 
 # The mails in FIXES (another pin's fixes series) onto this pin.
 apply-fixes: fetch

@@ -55,9 +55,9 @@ class PinSeriesTest(unittest.TestCase):
                 self.assertFalse(same, f'{p} is a copy of {m}')
 
     def test_fixes_lead_and_are_shared_and_proven(self):
-        # The "fixes" mail series comes first in every pin's series, is
+        # The fixes-* mail series come first in every pin's series, are
         # the mainline patch files themselves (the mails git am onto every
-        # pin), and every kernel fix in it is proven: tests in
+        # pin), and every kernel fix in them is proven: tests in
         # tests/prove-fixes (booted without it), or, where no guest test
         # can place the race, a program make model-prove finds it with.
         mainline = os.readlink(os.path.join(ROOT, 'pins', 'default'))
@@ -70,7 +70,7 @@ class PinSeriesTest(unittest.TestCase):
                 env=dict(os.environ, KERNEL=k), capture_output=True,
                 text=True, check=True).stdout.split('\n')
             mails = [ln.split() for ln in out if ln]
-            fixes = [p for g, p in mails if g == 'fixes']
+            fixes = [p for g, p in mails if g.startswith('fixes-')]
             self.assertTrue(fixes, k)
             self.assertEqual([p for _, p in mails][:len(fixes)], fixes, k)
             self.assertEqual(series(k)[:len(fixes)], fixes, k)

@@ -27,7 +27,7 @@
 # apply-check: `git am` every exported series, in order, onto a clean
 #   import of the pinned tree and check that the result matches the
 #   quilt-patched tree.
-# apply-fixes DIR: `git am` the mails in DIR (the mainline fixes series)
+# apply-fixes DIR: `git am` the mails in DIR (a mainline fixes-* series)
 #   onto a clean import of this pin: the stable backport check.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -166,7 +166,9 @@ PY
 			sed -n '/@/p' | sort -u)
 		lists=$(maintainers --no-m --no-r "$dir"/0[0-9][0-9][0-9]-*.patch |
 			sort -u)
-		[ "$g" != fixes ] || cc=$(printf '%s\nstable@vger.kernel.org\n' "$cc" | sed '/^$/d' | sort -u)
+		case $g in
+		fixes-*) cc=$(printf '%s\nstable@vger.kernel.org\n' "$cc" | sed '/^$/d' | sort -u) ;;
+		esac
 		# The verdict of the main boot of this pin (make run, or make
 		# check's boot at SMP vCPUs), named by the Makefile.
 		testing=${RUN_VERDICT:-}

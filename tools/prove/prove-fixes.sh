@@ -4,7 +4,7 @@
 # prove-fixes.sh SRC OBJ LOGDIR FLAVOUR FIX RUN-QEMU-OPTIONS...
 #
 # For every fix that tests/prove-fixes names for FLAVOUR (patches of the
-# "fixes" mail series; only those starting with FIX unless FIX is
+# fixes-* mail series; only those starting with FIX unless FIX is
 # empty): take it out of the fully patched tree SRC, rebuild OBJ
 # incrementally, boot the whole suite with RUN-QEMU-OPTIONS (the
 # Makefile's: the bzImage of OBJ, the initramfs, the vCPUs), and put it
@@ -38,7 +38,7 @@ fixes_out=$(python3 "$PIFUTEX_ROOT/tools/prove/prove-report.py" --list "${select
 	die "$expect cannot be read"
 mapfile -t fixes < <(printf '%s\n' "$fixes_out" | sed '/^$/d')
 [ ${#fixes[@]} -gt 0 ] || die "$expect names no fix${only:+ starting with $only} for FLAVOUR=$flavour"
-fixes_group=$(series_mails | awk '$1 == "fixes" { print $2 }')
+fixes_group=$(series_mails | awk '$1 ~ /^fixes-/ { print $2 }')
 # The fixes whose kernel without them WARNs ("warns" rows): booted without
 # panic_on_warn, so that the suites after the WARN still run.
 warns=$(python3 "$PIFUTEX_ROOT/tools/prove/prove-report.py" --list --warns "${select[@]}" "$expect")
