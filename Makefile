@@ -70,7 +70,7 @@ $(error unknown FLAVOUR=$(FLAVOUR); known: $(FLAVOURS))
 endif
 
 .PHONY: help deps fetch kernel patch config initramfs guest-bins selftests run check \
-	lint export export-check apply-check apply-fixes bisect-check bench bench-guest \
+	lint export export-check apply-check apply-fixes b4-check bisect-check bench bench-guest \
 	bench-guest-without stress matrix \
 	check-full campaign soak lava-jobs lava-cell lava-validate lava-check lava-agree \
 	check-host check-negative shell clean distclean repin prove-fixes inject check-tree \
@@ -112,6 +112,8 @@ endif
 #:   make apply-check  git am the exported mails onto a clean import, compare
 #:                     with quilt; git am each fix series alone onto every pin
 #:   make apply-fixes  git am the mails of FIXES onto this pin
+#:   make b4-check     the exported mails through b4 prep and b4 send -o (dry
+#:                     run): same subjects, trailers and changes (in apply-check)
 #:   make bisect-check compile after each patch in turn what it can break
 #:   make prove-fixes  boot the series with each fix taken out: its tests must fail
 #:   make model        rtmutex.c of the patched tree in user space under a
@@ -341,6 +343,14 @@ apply-check: export-check
 	@$(foreach k,$(PINS),$(foreach g,$(FIX_GROUPS),\
 		$(MAKE) --no-print-directory apply-fixes KERNEL=$(k) \
 			FIXES=$(BUILD)/outgoing-check/$(PIN_LINE)/$(g) &&)) true
+	@$(STAGE) b4-check env PIFUTEX_SRC=$(SRC) \
+		$(ROOT)/tools/mail/export-series.sh b4-check
+
+# Each mail series of export-check through b4 prep and b4 send -o (a dry
+# run): the same subjects, trailers and changes.
+b4-check: export-check
+	@$(STAGE) b4-check env PIFUTEX_SRC=$(SRC) \
+		$(ROOT)/tools/mail/export-series.sh b4-check
 
 # The mails in FIXES (another pin's fixes series) onto this pin.
 apply-fixes: fetch

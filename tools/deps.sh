@@ -27,6 +27,7 @@ pkgs=(
 	python3-yaml                # LAVA jobs and logs (tools/lava/)
 	rt-tests                    # pi_stress, pip_stress, cyclictest in the guest
 	git perl                    # export / checkpatch
+	b4                          # make b4-check: the mails as b4 makes them
 	file
 	shellcheck pyflakes3        # make lint on the harness's own scripts
 	python3-matplotlib          # make bench plots

@@ -175,3 +175,75 @@ class MailIdentityTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+COMPARE = tool('b4-compare.py')
+
+
+def mail(subject, trailers, plus, n=1):
+    """A mail of @subject with @trailers and a diff adding @plus lines."""
+    diff = ''.join('+line %d\n' % i for i in range(plus))
+    return ('From 0123 Mon Sep 17 00:00:00 2001\n'
+            'From: A Developer <a@example.org>\n'
+            'Subject: [PATCH v1 %d/%d] %s\n\n'
+            'Why, in a sentence.\n\n%s\n---\n a.c | 1 +\n\n'
+            'diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n'
+            '@@ -0,0 +1,%d @@\n%s-- \n2.39.5\n'
+            % (n, n, subject, ''.join(t + '\n' for t in trailers), plus, diff))
+
+
+class B4CompareTest(unittest.TestCase):
+    """b4-compare.py: b4's messages against the exported mails."""
+
+    SOB = 'Signed-off-by: A Developer <a@example.org>'
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def series(self, name, ext, patches):
+        d = os.path.join(self.tmp, name)
+        cover = ('From 0123 Mon Sep 17 00:00:00 2001\n'
+                 'Subject: [PATCH 0/%d] locking/rtmutex: Fix things\n\n'
+                 'The cover.\n' % len(patches))
+        write(os.path.join(d, '0000-cover.' + ext), cover)
+        for i, text in enumerate(patches, 1):
+            write(os.path.join(d, '%04d-p.%s' % (i, ext)), text)
+        return d
+
+    def compare(self, mine, theirs):
+        a = self.series('exported', 'patch', mine)
+        b = self.series('b4', 'eml', theirs)
+        p = subprocess.run([sys.executable, COMPARE, a, b],
+                           capture_output=True, text=True)
+        return p.returncode, p.stdout + p.stderr
+
+    def test_same_series_passes(self):
+        m = [mail('locking/rtmutex: Fix a', ['Cc: stable@vger.kernel.org',
+                                            self.SOB], 3)]
+        rc, out = self.compare(m, m)
+        self.assertEqual(rc, 0, out)
+        self.assertIn('a cover letter and 1 patch(es)', out)
+
+    def test_each_difference_is_named(self):
+        good = mail('locking/rtmutex: Fix a', ['Fixes: 0123456789ab ("x")',
+                                              self.SOB], 3)
+        for theirs, what in (
+                (mail('locking/rtmutex: Fix b', ['Fixes: 0123456789ab ("x")',
+                                                self.SOB], 3), 'subject'),
+                (mail('locking/rtmutex: Fix a', [self.SOB], 3), 'trailers'),
+                (mail('locking/rtmutex: Fix a', ['Fixes: 0123456789ab ("x")',
+                                                self.SOB], 2), '+/-')):
+            rc, out = self.compare([good], [theirs])
+            self.assertEqual(rc, 1, out)
+            self.assertIn(what, out)
+        rc, out = self.compare([good, good], [good])
+        self.assertEqual(rc, 1, out)
+        self.assertIn('b4 made 2 messages for 3 mails', out)
+
+    def test_bad_input_is_an_error(self):
+        rc, out = self.compare([], [])
+        self.assertEqual(rc, 2, out)
+        self.assertIn('no exported mails besides a cover letter', out)

@@ -29,11 +29,17 @@
 #   quilt-patched tree.
 # apply-fixes DIR: `git am` the mails in DIR (a mainline fixes-* series)
 #   onto a clean import of this pin: the stable backport check.
+# b4-check: each exported series as b4 makes it: `git am` onto a clean
+#   import, `b4 prep -e` on the result with the series' cover text, and
+#   `b4 send -o` (a dry run, offline, unsigned) into
+#   build/outgoing-b4/<line>/NAME/.  b4 must make one message per mail and
+#   a cover letter, each with the mail's subject, trailers and changed
+#   lines.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 help_option "$@"
 
-mode=${1:?usage: export-series.sh export|export-check|apply-check|apply-fixes DIR}
+mode=${1:?usage: export-series.sh export|export-check|apply-check|apply-fixes DIR|b4-check}
 load_pin
 build=$PIFUTEX_BUILD
 src=${PIFUTEX_SRC:?export-series.sh: PIFUTEX_SRC, the patched tree, is not set}
@@ -251,6 +257,40 @@ apply-fixes)
 	n=0
 	am_mails "$work" "$dir"
 	echo "apply-fixes: $n mail(s) of $dir applied with git am onto Linux $upstream ($PIN_VERSION)"
+	;;
+b4-check)
+	command -v b4 >/dev/null || die "b4 not installed (make deps)"
+	import_base
+	groups=$(series_mails | awk '!seen[$1]++ { print $1 }') ||
+		die "bad \"# mail:\" lines in $SERIES_FILE"
+	before=
+	for g in $groups; do
+		work=$build/b4-work-$PIN_LINE
+		dir=$build/outgoing-b4/$PIN_LINE/$g
+		fresh_clone "$work"
+		git -C "$work" checkout -q -b "b4/$g"
+		# b4 wants a sender it could use; it never sends (-o).
+		git -C "$work" config sendemail.smtpserver /bin/false
+		# The series before this one (the tester sits on the fixes).
+		for b in $before; do
+			am_mails "$work" "$out/$b"
+		done
+		before="$before $g"
+		n=0
+		am_mails "$work" "$out/$g"
+		(cd "$work" && b4 --offline-mode prep -e "HEAD~$n") >"$build/b4-$g.log" 2>&1 ||
+			die "b4 prep -e of mail series $g failed (see $build/b4-$g.log)"
+		(cd "$work" && PIFUTEX_COVER=$PIFUTEX_ROOT/patches/cover-letter-$g.txt \
+			EDITOR=$PIFUTEX_ROOT/tools/mail/b4-cover-editor.sh \
+			b4 --offline-mode prep --edit-cover) >>"$build/b4-$g.log" 2>&1 ||
+			die "b4 prep --edit-cover of mail series $g failed (see $build/b4-$g.log)"
+		rm -rf "$dir"
+		(cd "$work" && b4 --offline-mode send -o "$dir" --no-sign \
+			--to linux-kernel@vger.kernel.org) >>"$build/b4-$g.log" 2>&1 ||
+			die "b4 send -o of mail series $g failed (see $build/b4-$g.log)"
+		python3 "$PIFUTEX_ROOT/tools/mail/b4-compare.py" "$out/$g" "$dir" ||
+			die "b4's messages of mail series $g differ from the exported mails"
+	done
 	;;
 *)
 	die "unknown mode $mode"
