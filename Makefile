@@ -85,9 +85,10 @@ endif
 #:                     mainline pin at CHECK_SMP vCPUs, on the other pins at
 #:                     STABLE_SMP, on mainline rt at RT_SMP and on mainline base
 #:                     at BASE_SMP, check-negative, check-inject, the LAVA jobs
-#:                     validated, apply-check, bisect-check, a summary of the boots
-#:   make check-full   check, prove-fixes on debug and rt, the rest of the debug
-#:                     and rt matrices, the KASAN matrix, then lava-check
+#:                     validated, apply-check, a summary of the boots
+#:   make check-full   check, bisect-check, prove-fixes on debug and rt, the
+#:                     rest of the debug and rt matrices, the KASAN matrix,
+#:                     then lava-check
 #:   make check-host   host tests of the harness (tests/host), no kernel booted
 #:   make check-negative  a canned failing suite, booted: the verdict must be FAIL
 #:   make check-inject one bug of tests/inject booted with the suite that must
@@ -585,7 +586,6 @@ check:
 	@$(MAKE) --no-print-directory check-inject KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory lava-jobs LAVA_KERNELS="$(CHECK_KERNELS)"
 	@$(MAKE) --no-print-directory lava-validate
-	@$(MAKE) --no-print-directory bisect-check KERNEL=$(MAINLINE)
 	@$(ROOT)/tools/judge/verdict.py --summary \
 		$(foreach n,$(CHECK_SMP),$(LOGS)/$(call bootlog,$(MAINLINE),$(n)).json) \
 		$(foreach k,$(filter-out $(MAINLINE),$(PINS)),\
@@ -598,6 +598,7 @@ check:
 # flavour, the rest of the debug and PREEMPT_RT matrices and the KASAN
 # flavour's matrix on KERNEL (too slow for CI: see docs/times.md).
 check-full: check
+	@$(MAKE) --no-print-directory bisect-check KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory prove-fixes KERNEL=$(MAINLINE)
 	@$(MAKE) --no-print-directory prove-fixes KERNEL=$(MAINLINE) FLAVOUR=rt
 	@$(MAKE) --no-print-directory matrix KERNEL=$(MAINLINE) \
