@@ -55,6 +55,7 @@ class ModelTest(unittest.TestCase):
         for d in ('kernel/locking', 'tools/include'):
             shutil.copytree(os.path.join(self.src, d), os.path.join(t, d))
         for f in ('include/linux/rtmutex.h', 'include/linux/sched/rt.h',
+                  'kernel/sched/core.c', 'kernel/sched/sched.h',
                   'tools/lib/rbtree.c'):
             os.makedirs(os.path.dirname(os.path.join(t, f)), exist_ok=True)
             shutil.copy(os.path.join(self.src, f), os.path.join(t, f))
@@ -127,6 +128,27 @@ class ModelTest(unittest.TestCase):
         count = [int(re.search(r': (\d+) schedules with at most', p.stdout)[1])
                  for p in (zero, one)]
         self.assertGreater(count[1], count[0])
+
+    def test_program_asks_for_its_bound(self):
+        # 0024 taken out: its program needs two preemptions, which its
+        # "preemptions 2" line asks for even where -e says one.
+        model = self.model_without('0024')
+        prog = os.path.join(self.src, 'tools/testing/rtmutex/programs/'
+                            '0024-boost-from-queued-priority.txt')
+        p = self.run_model('-f', prog, '-e', '1', '-t', '60', model=model)
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertRegex(p.stdout, r'model: counterexample \(.*, schedule \d+, '
+                         r'preemption bound 2\): T2: prio 90, must be 70 ')
+        two = self.program('preemptions 2\n'
+                           'T0 prio 90: lock(L0) unlock(L0)\n'
+                           'T1 prio 70: lock_pi(L0) unlock(L0)\n')
+        p = self.run_model('-f', two, '-e', '1')
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn('schedules with at most 2 preemptions', p.stdout)
+        bad = self.program('preemptions -1\nT0 prio 90: lock(L0)\n')
+        p = self.run_model('-f', bad, '-e', '1')
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(bad + ':1: ', p.stderr)
 
     def test_bad_input(self):
         bad = self.program('T0 prio 90: lock(L0) frobnicate(L1)\n')

@@ -13,8 +13,9 @@
 # on 0003 v1 (tests/model/0003-v1.patch) and on today's 0003.
 #
 # The model builds from a copy of the files it compiles (kernel/locking,
-# include/linux/rtmutex.h, tools/include, tools/lib/rbtree.c, and
-# include/linux/sched/rt.h, which 0005 changes) under OUTDIR; SRC is not
+# include/linux/rtmutex.h, tools/include, tools/lib/rbtree.c,
+# include/linux/sched/rt.h, which 0005 changes, and kernel/sched/core.c
+# and sched.h, which 0024 changes) under OUTDIR; SRC is not
 # touched.  A fix is taken out as make prove-fixes
 # does: tests/prove-without/NNNN.patch where the revert conflicts, else
 # the fix's patch reversed.  Exit 0 when every fix is found and the 0003
@@ -32,7 +33,7 @@ model=$src/tools/testing/rtmutex
 mkdir -p "$out" || die "cannot create $out"
 out=$(cd "$out" && pwd)
 
-FIXES=(0001 0003 0023 0005 0007)
+FIXES=(0001 0003 0023 0005 0024 0007)
 
 # mini_tree DIR: the files the model compiles, copied from SRC.
 mini_tree() {
@@ -42,6 +43,8 @@ mini_tree() {
 	mkdir -p "$1/include/linux/sched" &&
 	cp "$src/include/linux/rtmutex.h" "$1/include/linux/" &&
 	cp "$src/include/linux/sched/rt.h" "$1/include/linux/sched/" &&
+	mkdir -p "$1/kernel/sched" &&
+	cp "$src/kernel/sched/core.c" "$src/kernel/sched/sched.h" "$1/kernel/sched/" &&
 	cp -r "$src/tools/include" "$1/tools/" &&
 	cp "$src/tools/lib/rbtree.c" "$1/tools/lib/"
 }

@@ -338,16 +338,15 @@ def stripped_digest(binary):
 
 
 # The model's runs for a mutant, as make model runs it: random programs
-# (plus a manager's priority changes, plus every task's, plus lock
-# cycles; the last two stop before the first counterexample of the
-# series' open bug 8 in them, docs/bugs.md, as MODEL_WIDE does), and
+# (plus a manager's priority changes, then the fixed windows of
+# MODEL_WIDE: every task's priority changes, lock cycles, and both), and
 # every schedule of each program of programs/ with at most one
 # preemption.  The unmutated model must pass them (model_base()).
 MODEL_RUNS = (('random programs', ['-n', '{runs}']),
               ('random programs -p', ['-p', '-n', '{runs}']))
 # The fixed windows after them, OPTION:SEEDS each: make passes its
 # MODEL_WIDE (without -p, run above at --model-runs).
-MODEL_WIDE = ('-P:4306', '-C:2327')
+MODEL_WIDE = ('-P:20000', '-C:20000', '-Cp:20000', '-CP:20000')
 
 
 def wide_runs(wide):
@@ -791,7 +790,7 @@ def main(argv=None):
     r.add_argument('--model-wide', type=str.split,
                    default=list(MODEL_WIDE), metavar='"OPTION:SEEDS ..."',
                    help='fixed seed windows run after the random programs '
-                   '(one argument: --model-wide="-P:4306 -C:2327")')
+                   '(one argument: --model-wide="-P:20000 -C:20000")')
     r.add_argument('--model-budget', type=int, default=20,
                    help='seconds at most of each random run')
     r.add_argument('--program-budget', type=int, default=5,
