@@ -62,12 +62,19 @@ class ModelTest(unittest.TestCase):
         return t
 
     def model_without(self, fix):
-        """The model built from a copy of the tree with FIX reversed."""
+        """The model built from a copy of the tree without FIX, taken out
+        as make model-prove does: tests/prove-without/FIX.patch where the
+        revert conflicts, else the fix's patch reversed."""
         t = self.mini_tree('no' + fix)
-        patch = [f for f in os.listdir(os.path.join(ROOT, 'patches'))
-                 if f.startswith(fix + '-') and f.endswith('.patch')][0]
-        with open(os.path.join(ROOT, 'patches', patch), 'rb') as f:
-            subprocess.run(['patch', '-s', '-R', '-p1', '-d', t], input=f.read(),
+        manual = os.path.join(ROOT, 'tests', 'prove-without', fix + '.patch')
+        if os.path.isfile(manual):
+            path, args = manual, []
+        else:
+            patch = [f for f in os.listdir(os.path.join(ROOT, 'patches'))
+                     if f.startswith(fix + '-') and f.endswith('.patch')][0]
+            path, args = os.path.join(ROOT, 'patches', patch), ['-R']
+        with open(path, 'rb') as f:
+            subprocess.run(['patch', '-s', *args, '-p1', '-d', t], input=f.read(),
                            check=True, capture_output=True)
         return self.build(t, 'no%s-' % fix)
 
