@@ -5,7 +5,8 @@
  * alone), so that undoing the fix fails a test.  The tests/inject/ entry
  * each case is for is named above it.  Then what the ABI promises beyond
  * those fixes: the argument checks of the PI operations, the restart of
- * an interrupted FUTEX_LOCK_PI, and the robust-list walk at exit.
+ * an interrupted FUTEX_LOCK_PI, the order of waiters that are not
+ * real-time tasks, and the robust-list walk at exit.
  *
  * Needs no privilege; the first case needs kthreadd at TID 2 (the
  * initial PID namespace) and is skipped otherwise.  A case that must not
@@ -24,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -834,9 +836,18 @@ TEST(lock_pi_chain_longer_than_max_lock_depth)
 	ts = realtime_in(200);
 	EXPECT_EQ(EDEADLK, futex(&c.lock[NCHAIN - 1], FUTEX_LOCK_PI, 0, &ts,
 				 NULL, 0));
-	/* A walk through one owner, which blocks nowhere, is short enough. */
+	/*
+	 * A walk through one owner, which blocks nowhere, is short enough;
+	 * so is one through exactly two blocked owners (lock[2]: the owners
+	 * of lock[2] and lock[1]), since the limit is on the steps of the
+	 * walk, "++depth > max_lock_depth", and the walk ends at an owner
+	 * that is not blocked without a step of its own.
+	 */
 	ts = realtime_in(200);
 	EXPECT_EQ(ETIMEDOUT, futex(&c.lock[0], FUTEX_LOCK_PI, 0, &ts, NULL,
+				   0));
+	ts = realtime_in(200);
+	EXPECT_EQ(ETIMEDOUT, futex(&c.lock[2], FUTEX_LOCK_PI, 0, &ts, NULL,
 				   0));
 	if (kmsg >= 0) {
 		snprintf(msg, sizeof(msg), "Maximum lock depth 2 reached");
@@ -854,6 +865,105 @@ TEST(lock_pi_chain_longer_than_max_lock_depth)
 		pthread_join(t[i], NULL);
 	for (i = 0; i < NCHAIN; i++)
 		EXPECT_EQ(0, LOAD(c.lock[i]));
+}
+
+/*
+ * The order in which FUTEX_UNLOCK_PI hands a PI futex to waiters that
+ * are not real-time tasks: the order they came in.  rt_mutex keys every
+ * SCHED_OTHER waiter with DEFAULT_PRIO (__waiter_prio()), whatever its
+ * nice value, and a chain walk that passes a waiter whose key did not
+ * change leaves it in its place (rt_mutex_adjust_prio_chain()'s
+ * "requeue = false").  Each waiter notes when it got the lock, in
+ * order->log, and gives it back at once.
+ */
+struct order {
+	uint32_t lock, inner;
+	pid_t tid[3];
+	int nice[3], holds_inner[3];
+	char log[4];
+	int len;
+};
+
+struct order_arg {
+	struct order *o;
+	int i;
+};
+
+static void *order_fn(void *arg)
+{
+	struct order_arg *a = arg;
+	struct order *o = a->o;
+	int i = a->i;
+
+	if (setpriority(PRIO_PROCESS, 0, o->nice[i]))
+		return NULL;
+	if (o->holds_inner[i] &&
+	    futex(&o->inner, FUTEX_LOCK_PI, 0, NULL, NULL, 0))
+		return NULL;
+	STORE(o->tid[i], gettid());
+	if (futex(&o->lock, FUTEX_LOCK_PI, 0, NULL, NULL, 0))
+		return NULL;
+	o->log[__atomic_fetch_add(&o->len, 1, __ATOMIC_ACQ_REL)] = '1' + i;
+	futex(&o->lock, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+	if (o->holds_inner[i])
+		futex(&o->inner, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+	return NULL;
+}
+
+static void *inner_fn(void *arg)
+{
+	struct order *o = arg;
+
+	STORE(o->tid[2], gettid());
+	if (!futex(&o->inner, FUTEX_LOCK_PI, 0, NULL, NULL, 0))
+		futex(&o->inner, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0);
+	return NULL;
+}
+
+/*
+ * Waiters 1 and 2 block on o->lock in that order (1 holding o->inner
+ * first if @chain, and a third thread then blocks on o->inner, whose
+ * walk passes waiter 1); the test thread, the owner, unlocks it.
+ */
+static void order_case(struct __test_metadata *_metadata, struct order *o,
+		       int chain)
+{
+	struct order_arg a[2] = { { o, 0 }, { o, 1 } };
+	pthread_t t[3];
+	int i;
+
+	ASSERT_EQ(0, futex(&o->lock, FUTEX_LOCK_PI, 0, NULL, NULL, 0));
+	o->holds_inner[0] = chain;
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, order_fn, &a[i]));
+		ASSERT_TRUE(wait_asleep(&o->tid[i]));
+	}
+	if (chain) {
+		ASSERT_EQ(0, pthread_create(&t[2], NULL, inner_fn, o));
+		ASSERT_TRUE(wait_asleep(&o->tid[2]));
+	}
+	ASSERT_EQ(0, futex(&o->lock, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0));
+	for (i = 0; i < 2 + chain; i++)
+		pthread_join(t[i], NULL);
+	EXPECT_STREQ("12", o->log);
+	EXPECT_EQ(0, LOAD(o->lock));
+	EXPECT_EQ(0, LOAD(o->inner));
+}
+
+/* A nice 10 waiter that came first is not passed by a nice 0 one. */
+TEST(unlock_pi_hands_fair_waiters_in_arrival_order)
+{
+	struct order o = { .nice = { 10, 0 } };
+
+	order_case(_metadata, &o, 0);
+}
+
+/* A walk that passes the first of two waiters does not move it back. */
+TEST(unlock_pi_order_kept_by_chain_walk)
+{
+	struct order o = { 0 };
+
+	order_case(_metadata, &o, 1);
 }
 
 /*

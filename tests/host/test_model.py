@@ -157,6 +157,45 @@ class ModelTest(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn(bad + ':1: ', p.stderr)
 
+    def test_racing_walks_are_no_counterexample(self):
+        # Two runs the checks once failed although the kernel was right:
+        # a requeue refused for a cycle that a plain rt_mutex_lock() also
+        # found (its WARN came after the requeuer had taken the proxy
+        # waiter back), and a lock stolen while a deadline boost of the
+        # thief lasted, judged after the boost had gone.
+        for args in (('-C', '-p', '-s', '45254'), ('-p', '-s', '31933')):
+            p = self.run_model(*args, '-n', '1')
+            self.assertEqual(p.returncode, 0, p.stdout)
+
+    def test_trylock_refused_on_free_lock_is_found(self):
+        # rt_mutex_slowtrylock() with its owner test inverted fails on
+        # every free lock.
+        t = self.mini_tree('trylock')
+        path = os.path.join(t, 'kernel/locking/rtmutex.c')
+        with open(path) as f:
+            text = f.read()
+        old = ('\tif (rt_mutex_owner(lock))\n\t\treturn 0;\n\n'
+               '\t/*\n\t * The mutex has currently no owner.')
+        self.assertEqual(text.count(old), 1)
+        with open(path, 'w') as f:
+            f.write(text.replace(old, old.replace('if (', 'if (!', 1)))
+        model = self.build(t, 'trylock-')
+        p = self.run_model('-n', '3000', model=model)
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertRegex(p.stdout, r'T\d: trylock\(L\d\) failed on a lock '
+                         r'free without waiters')
+
+    def test_open_bug_10_is_found(self):
+        # Bug 10 (docs/bugs.md) is not fixed by the series: its program
+        # fails within one preemption.  When a fix lands, the program
+        # moves to programs/ and this test goes.
+        prog = os.path.join(ROOT, 'tests', 'model',
+                            'bug10-requeue-before-deadlock-exit.txt')
+        p = self.run_model('-f', prog, '-e', '1')
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertRegex(p.stdout, r'L0: waiter of T1 keyed prio 70, '
+                         r'task prio 10')
+
     def test_bad_input(self):
         bad = self.program('T0 prio 90: lock(L0) frobnicate(L1)\n')
         p = self.run_model('-f', bad)
