@@ -472,7 +472,8 @@ model: patch
 # Not part of check: the model with each of the series' rt_mutex fixes
 # taken out (tools/prove/model-prove.sh), 60 s each, and the 0003 question.
 model-prove: patch
-	@$(STAGE) model-prove $(ROOT)/tools/prove/model-prove.sh $(SRC) $(BUILD)/model-prove
+	@$(STAGE) model-prove $(ROOT)/tools/prove/model-prove.sh $(SRC) $(BUILD)/model-prove \
+		"$(filter-out 0,$(MODEL_RUNS))" "$(MODEL_WIDE)"
 
 bisect-check: kernel
 	@$(STAGE) bisect $(ROOT)/tools/kernel/bisect-check.sh $(SRC) $(OBJ) $(FRAGS)

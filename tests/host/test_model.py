@@ -185,17 +185,6 @@ class ModelTest(unittest.TestCase):
         self.assertRegex(p.stdout, r'T\d: trylock\(L\d\) failed on a lock '
                          r'free without waiters')
 
-    def test_open_bug_10_is_found(self):
-        # Bug 10 (docs/bugs.md) is not fixed by the series: its program
-        # fails within one preemption.  When a fix lands, the program
-        # moves to programs/ and this test goes.
-        prog = os.path.join(ROOT, 'tests', 'model',
-                            'bug10-requeue-before-deadlock-exit.txt')
-        p = self.run_model('-f', prog, '-e', '1')
-        self.assertEqual(p.returncode, 1, p.stdout)
-        self.assertRegex(p.stdout, r'L0: waiter of T1 keyed prio 70, '
-                         r'task prio 10')
-
     def test_bad_input(self):
         bad = self.program('T0 prio 90: lock(L0) frobnicate(L1)\n')
         p = self.run_model('-f', bad)

@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# model-prove.sh SRC OUTDIR [RUNS]
+# model-prove.sh SRC OUTDIR [RUNS [WIDE]]
 #
-# Check that make model's checks (the programs named after the fix,
-# random programs of seeds 1..RUNS (default 150000), then every schedule
-# of each other program of tools/testing/rtmutex/programs with at most
-# one preemption) find each
-# of the series' rt_mutex fixes taken out of the patched tree SRC: each
+# Check that make model's checks (the programs named after the fix, the
+# wider scopes of WIDE, OPTIONS:SEEDS each as make model's MODEL_WIDE
+# (default "-p:20000 -P:20000 -C:20000 -Cp:20000 -CP:20000"), random
+# programs of seeds 1..RUNS (default 150000), then every schedule of
+# each other program of tools/testing/rtmutex/programs with at most one
+# preemption) find each of the series' rt_mutex fixes taken out of the
+# patched tree SRC: each
 # must fail, within 60 seconds.  Then the 0003 question: the concurrent
 # case of 0003's changelog, every schedule with at most one preemption,
 # on 0003 v1 (tests/model/0003-v1.patch) and on today's 0003.
@@ -24,16 +26,17 @@ set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 help_option "$@"
 
-[ $# -ge 2 ] || die "usage: model-prove.sh SRC OUTDIR [RUNS]"
+[ $# -ge 2 ] || die "usage: model-prove.sh SRC OUTDIR [RUNS [WIDE]]"
 src=$(cd "$1" && pwd) || die "$1: no such tree"
 out=$2
 runs=${3:-150000}
+wide=${4:--p:20000 -P:20000 -C:20000 -Cp:20000 -CP:20000}
 model=$src/tools/testing/rtmutex
 [ -f "$model/rtmutex_model.c" ] || die "$model: no rtmutex model (series not applied?)"
 mkdir -p "$out" || die "cannot create $out"
 out=$(cd "$out" && pwd)
 
-FIXES=(0001 0003 0023 0005 0024 0007)
+FIXES=(0001 0003 0023 0005 0024 0025 0007)
 
 # mini_tree DIR: the files the model compiles, copied from SRC.
 mini_tree() {
@@ -78,6 +81,10 @@ for fix in "${FIXES[@]}"; do
 		for p in "$model"/programs/"$fix"-*.txt; do
 			[ ! -f "$p" ] || "$m" -f "$p" -e 1 -t 60 || exit
 		done
+		for w in $wide; do
+			"$m" "${w%%:*}" -n "${w##*:}" -x ||
+				{ rc=$?; echo "scope: ${w%%:*}"; exit $rc; }
+		done
 		"$m" -n "$runs" -x || exit
 		for p in "$model"/programs/*.txt; do
 			case $(basename "$p") in "$fix"-*) continue ;; esac
@@ -88,8 +95,9 @@ for fix in "${FIXES[@]}"; do
 	took=$((($(date +%s%N) - start) / 1000000))
 	secs=$((took / 1000)).$((took % 1000 / 100))
 	if [ $rc -eq 1 ] && [ "$took" -le 60000 ]; then
+		scope=$(sed -n 's/^scope: \(.*\)/\1, /p' "$out/$fix.log")
 		printf '%-6s %-8s %8s  %s\n' "$fix" found "$secs" \
-			"$(grep -m1 '^model: counterexample' "$out/$fix.log" |
+			"$scope$(grep -m1 '^model: counterexample' "$out/$fix.log" |
 			   sed 's/^model: counterexample (\([^)]*\)): /\1: /')"
 	else
 		printf '%-6s %-8s %8s  %s\n' "$fix" MISSED "$secs" "$(tail -1 "$out/$fix.log")"
