@@ -173,6 +173,93 @@ class ScopeTest(unittest.TestCase):
             with self.subTest(mutant=mid):
                 self.assertRegex(mid, r'^[\w/.-]+\.c:\d+:[a-z-]+(\.\d+)?$')
                 self.assertGreater(len(t['why']), 30)
+                self.assertIn('at', t, 'no "at:" line')
+
+    def test_triage_names_the_lines_of_the_patched_tree(self):
+        # A patch that moves lines of a mutated file leaves the entries
+        # below it on other lines: mutate.py rekey --write moves them.
+        src = os.environ.get('PIFUTEX_SRC')
+        if not src or not os.path.isdir(os.path.join(src, 'kernel/futex')):
+            self.skipTest('no patched tree (make check-host sets PIFUTEX_SRC)')
+        if not os.path.exists(os.path.join(src, 'localversion-pi-futex')):
+            self.skipTest('PIFUTEX_SRC is not the patched tree')
+        stale = mutate.stale_triage(
+            mutate.read_triage(), mutate.generate(src, mutate.read_scope()))
+        self.assertEqual(stale, [], 'run tools/prove/mutate.py rekey')
+
+
+class RekeyTest(unittest.TestCase):
+    ENTRY = ('k/demo.c:11:cmp.1 gap Accepts prio 99, which no test of '
+             'the made-up file tries.\n')
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.old = os.path.join(self.tmp.name, 'old')
+        self.new = os.path.join(self.tmp.name, 'new')
+        self.scope = [{'file': 'k/demo.c', 'phase': 'boot',
+                       'runlist': 'futex', 'functions': set()}]
+        for tree, text in ((self.old, SAMPLE),
+                           (self.new, SAMPLE.replace(
+                               '\tint ret = 0;\n', '\tint ret = 0;\n\n'
+                               '\tif (!p)\n\t\treturn -EFAULT;\n'))):
+            os.makedirs(os.path.join(tree, 'k'))
+            with open(os.path.join(tree, 'k', 'demo.c'), 'w') as f:
+                f.write(text)
+        self.triage = os.path.join(self.tmp.name, 'triage')
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def read(self, text):
+        with open(self.triage, 'w') as f:
+            f.write('# made up\n' + text + '\n# end\n')
+        return mutate.read_triage(self.triage)
+
+    def test_entry_follows_its_line(self):
+        t = self.read(self.ENTRY + '  at: demo: if (prio < 0 || prio > 99)\n')
+        self.assertEqual(t['k/demo.c:11:cmp.1']['at'],
+                         ('demo', 'if (prio < 0 || prio > 99)'))
+        self.assertNotIn('at:', t['k/demo.c:11:cmp.1']['why'])
+        old = mutate.generate(self.old, self.scope)
+        new = mutate.generate(self.new, self.scope)
+        self.assertEqual(mutate.stale_triage(t, old), [])
+        # Line 11 of the new file is "return -EFAULT;": no cmp there.
+        self.assertEqual(mutate.stale_triage(t, new), ['k/demo.c:11:cmp.1'])
+        moves, bad, by_id = mutate.rekey(t, self.new, self.scope)
+        self.assertEqual((moves, bad), ({'k/demo.c:11:cmp.1':
+                                         'k/demo.c:14:cmp.1'}, []))
+        mutate.rewrite_triage(moves, by_id, self.triage)
+        again = mutate.read_triage(self.triage)
+        self.assertEqual(list(again), ['k/demo.c:14:cmp.1'])
+        self.assertEqual(again['k/demo.c:14:cmp.1']['why'],
+                         t['k/demo.c:11:cmp.1']['why'])
+        self.assertEqual(mutate.stale_triage(again, new), [])
+        with open(self.triage) as f:
+            self.assertEqual(f.read().count('  at: '), 1)
+
+    def test_old_tree_gives_the_line_of_an_entry_without_at(self):
+        t = self.read(self.ENTRY)
+        moves, bad, by_id = mutate.rekey(t, self.new, self.scope,
+                                         old_src=self.old)
+        self.assertEqual((moves, bad), ({'k/demo.c:11:cmp.1':
+                                         'k/demo.c:14:cmp.1'}, []))
+        mutate.rewrite_triage(moves, by_id, self.triage)
+        self.assertEqual(mutate.read_triage(self.triage)[
+            'k/demo.c:14:cmp.1']['at'], ('demo', 'if (prio < 0 || prio > 99)'))
+
+    def test_changed_line_is_left_to_a_reader(self):
+        with open(os.path.join(self.new, 'k', 'demo.c'), 'w') as f:
+            f.write(SAMPLE.replace('prio > 99', 'prio > 98'))
+        t = self.read(self.ENTRY)
+        moves, bad, _ = mutate.rekey(t, self.new, self.scope,
+                                     old_src=self.old)
+        self.assertEqual(moves, {})
+        self.assertEqual(bad, ['k/demo.c:11:cmp.1: line 11 of '
+                               f'{self.old} was changed'])
+        t = self.read(self.ENTRY + '  at: demo: if (prio < 0 || prio > 99)\n')
+        moves, bad, _ = mutate.rekey(t, self.new, self.scope)
+        self.assertEqual(moves, {})
+        self.assertRegex(bad[0], 'its line is gone')
 
 
 class ReportTest(unittest.TestCase):

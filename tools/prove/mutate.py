@@ -8,6 +8,7 @@
                      [--retry OUTCOME...]
                      [--obj OBJ --initrd-dir DIR --qemu-opt OPT...]
     mutate.py report --src TREE --out DIR [--markdown F] [--svg F]
+    mutate.py rekey  --src TREE [--old-src OLD] [--ids ID...] [--write]
 
 A mutant is one small change to one line of a file of tests/mutate/scope:
 a condition negated, && and || swapped, a comparison swapped, a
@@ -39,12 +40,24 @@ be interrupted and resumed) and writes the file back after each one:
 --retry OUTCOME... tries the mutants of those outcomes again, in the
 phase that gave them (after a new test or model check).
 
+An id names a line, so a patch that adds or removes lines above a
+mutant moves it to another id.  Each entry of tests/mutate/triage
+records the line it was written for ("at: FUNCTION: TEXT"); report
+ignores, and lists, an entry whose id names another line today, and
+"rekey" moves each entry to the mutant of the same operator on that
+line (the nearest one with the same text in the same function).  With
+--old-src, an entry without "at:" is taken to be an id of the tree OLD
+(a tree, or a directory holding only the files that differ) and is
+moved by a line diff of OLD's file and TREE's.  rekey prints what it
+would change; --write rewrites the triage file.
+
 Outcomes: killed, survived, stillborn (does not compile), not-in-model,
 infra (the boot gave no verdict), equivalent (same object code), and,
 from tests/mutate/triage, equivalent (with the argument why).  The score of a file is
 killed / (total - stillborn - equivalent), counted over the mutants tried.
 """
 import argparse
+import difflib
 import glob
 import hashlib
 import json
@@ -126,7 +139,11 @@ def read_triage(path=TRIAGE):
             if raw[0].isspace():
                 if cur is None:
                     die(f'{path}:{no}: continuation without an entry')
-                out[cur]['why'] += ' ' + raw.strip()
+                m = re.match(r'^at: (\S+): (.*)$', raw.strip())
+                if m:
+                    out[cur]['at'] = (m.group(1), m.group(2))
+                else:
+                    out[cur]['why'] += ' ' + raw.strip()
                 continue
             parts = raw.split(None, 2)
             if len(parts) < 3 or parts[1] not in ('equivalent', 'killed-by',
@@ -243,6 +260,12 @@ def mutants_of_line(text, prev):
     return out
 
 
+def generate_lines(lines, file, scope):
+    """The mutants of FILE's scope entry in the text LINES."""
+    return [m for ent in scope if ent['file'] == file
+            for m in mutants_of_entry(ent, lines)]
+
+
 def generate(src, scope):
     """Every mutant of the files of scope, in file and line order."""
     mutants = []
@@ -251,22 +274,28 @@ def generate(src, scope):
         if not os.path.exists(path):
             die(f'{path}: no such file in the tree')
         with open(path) as f:
-            lines = f.readlines()
-        for i, text, func in code_lines(lines):
-            if ent['functions'] and func not in ent['functions']:
+            mutants += mutants_of_entry(ent, f.readlines())
+    return mutants
+
+
+def mutants_of_entry(ent, lines):
+    """The mutants of one scope entry (a file) in the text LINES."""
+    mutants = []
+    for i, text, func in code_lines(lines):
+        if ent['functions'] and func not in ent['functions']:
+            continue
+        seen = {}
+        for op, new in mutants_of_line(text, prev_code(lines, i)):
+            if new == text:
                 continue
-            seen = {}
-            for op, new in mutants_of_line(text, prev_code(lines, i)):
-                if new == text:
-                    continue
-                k = seen.get(op, 0)
-                seen[op] = k + 1
-                mid = f'{ent["file"]}:{i + 1}:{op}' + (f'.{k}' if k else '')
-                mutants.append({'id': mid, 'file': ent['file'],
-                                'line': i + 1, 'op': op, 'func': func,
-                                'phase': ent['phase'],
-                                'runlist': ent['runlist'],
-                                'old': text, 'new': new})
+            k = seen.get(op, 0)
+            seen[op] = k + 1
+            mid = f'{ent["file"]}:{i + 1}:{op}' + (f'.{k}' if k else '')
+            mutants.append({'id': mid, 'file': ent['file'],
+                            'line': i + 1, 'op': op, 'func': func,
+                            'phase': ent['phase'],
+                            'runlist': ent['runlist'],
+                            'old': text, 'new': new})
     return mutants
 
 
@@ -668,6 +697,130 @@ def cmd_run(args):
     return 0
 
 
+def line_key(m):
+    """What an "at:" line of tests/mutate/triage records of a mutant."""
+    return (m['func'], m['old'].strip())
+
+
+def stale_triage(triage, mutants):
+    """Triage entries that name no mutant of MUTANTS, or one on another
+    line than the one they were written for."""
+    by_id = {m['id']: m for m in mutants}
+    files = {m['file'] for m in mutants}
+    return sorted(mid for mid, t in triage.items()
+                  if mid.rsplit(':', 2)[0] in files and
+                  (mid not in by_id or
+                   ('at' in t and t['at'] != line_key(by_id[mid]))))
+
+
+def read_file_lines(*candidates):
+    for path in candidates:
+        if os.path.exists(path):
+            with open(path) as f:
+                return f.readlines()
+    return None
+
+
+def rekey_one(mid, t, mutants, src, old_src, scope):
+    """The id of the mutant triage entry MID means in MUTANTS (today's
+    tree), or None with why not."""
+    file, line, op = mid.rsplit(':', 2)
+    line = int(line)
+    same = [m for m in mutants if m['file'] == file and
+            m['id'].rsplit(':', 1)[1] == op]
+    if 'at' in t:
+        cands = [m for m in same if line_key(m) == t['at']]
+        if not cands:
+            return None, 'its line is gone: ' + ': '.join(t['at'])
+        return min(cands, key=lambda m: abs(m['line'] - line))['id'], None
+    if not old_src:
+        return None, 'no "at:" line and no --old-src'
+    old = read_file_lines(os.path.join(old_src, file),
+                          os.path.join(src, file))
+    new = read_file_lines(os.path.join(src, file))
+    old_m = [m for m in generate_lines(old, file, scope) if m['id'] == mid]
+    if not old_m:
+        return None, f'names no mutant of {old_src}'
+    sm = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == 'equal' and i1 < line <= i2:
+            want = line - i1 + j1
+            for m in same:
+                if m['line'] == want and m['old'] == old_m[0]['old'] and \
+                        m['new'] == old_m[0]['new']:
+                    return m['id'], None
+            return None, 'moved to a line without that mutant'
+    return None, f'line {line} of {old_src} was changed'
+
+
+def rekey(triage, src, scope, old_src=None, ids=None):
+    """({old id: new id}, [problem], {id: mutant}) for the entries of
+    TRIAGE (only IDS, if given) in the tree SRC."""
+    mutants = generate(src, scope)
+    by_id = {m['id']: m for m in mutants}
+    moves, bad = {}, []
+    for mid, t in triage.items():
+        if ids and mid not in ids:
+            continue
+        new, why = rekey_one(mid, t, mutants, src, old_src, scope)
+        if new is None:
+            bad.append(f'{mid}: {why}')
+        else:
+            moves[mid] = new
+    taken = {}
+    for old, new in moves.items():
+        taken.setdefault(new, []).append(old)
+    for new, olds in taken.items():
+        if len(olds) > 1 or (new in triage and new not in moves):
+            bad.append(f'{new}: claimed by {", ".join(sorted(olds))}')
+            for old in olds:
+                moves.pop(old)
+    return moves, bad, by_id
+
+
+def cmd_rekey(args):
+    moves, bad, by_id = rekey(read_triage(), args.src, read_scope(),
+                              args.old_src, args.ids)
+    for old, new in sorted(moves.items()):
+        if old != new:
+            print(f'{old} -> {new}')
+    for b in bad:
+        print(f'mutate.py: rekey: {b}', file=sys.stderr)
+    if args.write:
+        rewrite_triage(moves, by_id)
+    return 1 if bad else 0
+
+
+def rewrite_triage(moves, by_id, path=TRIAGE):
+    """Each entry of MOVES renamed, with its "at:" line written anew."""
+    with open(path) as f:
+        lines = f.readlines()
+    out, cur = [], None
+
+    def end_entry():
+        if cur in moves:
+            m = by_id[moves[cur]]
+            out.append(f'  at: {m["func"]}: {m["old"].strip()}\n')
+
+    for raw in lines:
+        if raw.startswith('#') or not raw.strip() or not raw[0].isspace():
+            end_entry()
+            cur = None
+        if raw.startswith('#') or not raw.strip():
+            pass
+        elif not raw[0].isspace():
+            cur = raw.split(None, 1)[0]
+            if cur in moves:
+                raw = moves[cur] + raw[len(cur):]
+        elif cur in moves and raw.strip().startswith('at: '):
+            continue
+        out.append(raw)
+    end_entry()
+    with open(path + '.tmp', 'w') as f:
+        f.writelines(out)
+    os.replace(path + '.tmp', path)
+
+
 def tally(results, triage):
     rows = {}
     for mid, r in results.items():
@@ -723,6 +876,11 @@ def cmd_report(args):
         n[0] += 1
         n[1] += m['id'] in results
     triage = read_triage()
+    stale = stale_triage(triage, scope)
+    for mid in stale:
+        print(f'mutate.py: report: triage entry {mid} names another line '
+              'today (mutate.py rekey), not counted', file=sys.stderr)
+        del triage[mid]
     rows = tally(results, triage)
     lines = ['| file | mutants | tried |', '|---|---|---|']
     lines += [f'| {f} | {n[0]} | {n[1]} |' for f, n in per_file.items()]
@@ -771,7 +929,7 @@ def cmd_report(args):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     sub = ap.add_subparsers(dest='cmd', required=True)
-    for name in ('list', 'run', 'report'):
+    for name in ('list', 'run', 'report', 'rekey'):
         p = sub.add_parser(name)
         p.add_argument('--src', required=True, help='the patched tree')
         p.add_argument('--files', nargs='+', help='only these files')
@@ -806,13 +964,17 @@ def main(argv=None):
     q.add_argument('--markdown')
     q.add_argument('--svg')
     q.add_argument('--json-out')
+    k = sub.choices['rekey']
+    k.add_argument('--old-src', help='the tree the ids without "at:" are of')
+    k.add_argument('--write', action='store_true',
+                   help='rewrite tests/mutate/triage')
     args = ap.parse_args(argv)
     if not os.path.isdir(args.src):
         die(f'{args.src}: no such tree')
     if args.cmd in ('run', 'report') and not args.out:
         die(f'{args.cmd} wants --out DIR')
-    return {'list': cmd_list, 'run': cmd_run, 'report': cmd_report}[
-        args.cmd](args)
+    return {'list': cmd_list, 'run': cmd_run, 'report': cmd_report,
+            'rekey': cmd_rekey}[args.cmd](args)
 
 
 if __name__ == '__main__':
