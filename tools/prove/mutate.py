@@ -34,8 +34,10 @@ be interrupted and resumed) and writes the file back after each one:
          SIGINT/SIGTERM), the kernel rebuilt incrementally in OBJ and
          booted with the runlist tests/mutate/scope names for its file;
          a failed verdict kills it.  A mutant whose object file (debug
-         sections stripped) is the series' own is equivalent without a
-         boot: the compiler made the same code of it.
+         sections stripped) is the series' own is not booted: the
+         compiler made the same code of it in this configuration, which
+         is "not-in-model" still (a flavour that compiles the line, such
+         as PREEMPT_RT or one without lock debugging, may tell it apart).
 
 --retry OUTCOME... tries the mutants of those outcomes again, in the
 phase that gave them (after a new test or model check).
@@ -52,8 +54,8 @@ moved by a line diff of OLD's file and TREE's.  rekey prints what it
 would change; --write rewrites the triage file.
 
 Outcomes: killed, survived, stillborn (does not compile), not-in-model,
-infra (the boot gave no verdict), equivalent (same object code), and,
-from tests/mutate/triage, equivalent (with the argument why).  The score of a file is
+infra (the boot gave no verdict), and, from tests/mutate/triage,
+equivalent (with the argument why).  The score of a file is
 killed / (total - stillborn - equivalent), counted over the mutants tried.
 """
 import argparse
@@ -480,8 +482,14 @@ def boot_try(src, mutant, lines, args, out):
         if p.returncode:
             return 'stillborn', 'kernel does not build'
         obj = object_of(args.obj, mutant['file'])
+        kernel = os.path.basename(os.path.normpath(args.obj))
         if obj and object_digest(obj) == args.base_objects.get(obj):
-            return 'equivalent', f'same object code ({os.path.relpath(obj, args.obj)})'
+            # Equivalent in this configuration only: code that another
+            # flavour compiles (PREEMPT_RT, no lock debugging) is
+            # optimized away here, and is still to be tried there.
+            return 'not-in-model', (f'same object code in {kernel} '
+                                    f'({os.path.relpath(obj, args.obj)}): '
+                                    'boot a flavour that compiles it')
         initrd = os.path.join(args.initrd_dir,
                               f'initramfs-mutate-{mutant["runlist"]}.cpio.gz')
         start = time.time()
@@ -496,13 +504,13 @@ def boot_try(src, mutant, lines, args, out):
         with open(log + '.json') as f:
             v = json.load(f)
         if v.get('verdict') == 'pass':
-            return 'survived', f'boot: verdict pass in {took:.0f}s'
+            return 'survived', f'boot {kernel}: verdict pass in {took:.0f}s'
         if v.get('verdict') == 'infra':
-            return 'infra', 'boot: infra'
+            return 'infra', f'boot {kernel}: infra'
         failed = [s['suite'] for s in v.get('suites', [])
                   if s.get('result') == 'fail']
         why = ', '.join(failed) or '; '.join(v.get('problems', [])[:1])
-        return 'killed', f'boot: {why}'
+        return 'killed', f'boot {kernel}: {why}'
     finally:
         with open(path, 'w') as f:
             f.writelines(lines)
