@@ -330,6 +330,47 @@ class RetryTest(unittest.TestCase):
             mutate.main(run + ['--retry', 'survived'])
             self.assertEqual(sorted(tried), [ms[1]['id'], ms[2]['id']])
 
+    def test_retry_boots_again_what_a_boot_left(self):
+        # A kernel/locking mutant the model let through and a debug
+        # kernel compiled to the series' own object code: another
+        # flavour's boot tries it again, and no model run.
+        m = {'id': 'k/a.c:1:cmp', 'file': 'k/a.c', 'line': 1, 'op': 'cmp',
+             'func': 'f', 'phase': 'model', 'runlist': 'locking',
+             'old': 'x', 'new': 'y'}
+        booted, modelled = [], []
+
+        class Done:
+            returncode = 0
+
+        class FakeSubprocess:
+            @staticmethod
+            def run(*a, **k):
+                return Done()
+        fakes = (('generate', lambda src, scope: [m]),
+                 ('model_pool', lambda a, todo, w, b, r:
+                  modelled.extend(x['id'] for x in todo)),
+                 ('base_objects', lambda src, obj, files: {}),
+                 ('source_lines', lambda src, mm: ['x\n']),
+                 ('boot_try', lambda src, mm, lines, args, out:
+                  booted.append(mm['id']) or ('killed', 'boot obj-rt: t')),
+                 ('subprocess', FakeSubprocess))
+        for name, fake in fakes:
+            self.addCleanup(setattr, mutate, name, getattr(mutate, name))
+            setattr(mutate, name, fake)
+        with tempfile.TemporaryDirectory() as out:
+            mutate.save_results(out, {m['id']: dict(
+                m, phase='boot', outcome='not-in-model', why='same object',
+                seconds=1, model={'outcome': 'survived', 'why': '',
+                                  'seconds': 1})})
+            run = ['run', '--src', out, '--out', out, '--phase', 'boot',
+                   '--obj', out, '--initrd-dir', out, '--qemu-opt', '-x']
+            mutate.main(run)
+            self.assertEqual(booted, [])
+            mutate.main(run[:7] + ['--retry', 'not-in-model'] + run[7:])
+            self.assertEqual((booted, modelled), ([m['id']], []))
+            r = mutate.load_results(out)[m['id']]
+            self.assertEqual((r['outcome'], r['phase']), ('killed', 'boot'))
+
 
 if __name__ == '__main__':
     unittest.main()

@@ -636,9 +636,11 @@ def cmd_run(args):
         if r is None and phase in (None, m['phase']):
             todo.append(m)
         elif r and r['outcome'] in args.retry and \
-                r['phase'] == m['phase'] and phase in (None, m['phase']):
-            # Tried again in its own phase, after a change of the tests.
-            todo.append(m)
+                phase in (None, r['phase']):
+            # Tried again in the phase that gave the outcome (the boot,
+            # for a kernel/locking mutant the model let through), after
+            # a change of the tests or with another flavour's kernel.
+            todo.append(dict(m, phase=r['phase']))
         elif r and phase != 'model' and m['phase'] == 'model' and \
                 r['outcome'] in ('survived', 'not-in-model') and \
                 'model' not in r:
