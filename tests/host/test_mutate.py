@@ -247,6 +247,25 @@ class RekeyTest(unittest.TestCase):
         self.assertEqual(mutate.read_triage(self.triage)[
             'k/demo.c:14:cmp.1']['at'], ('demo', 'if (prio < 0 || prio > 99)'))
 
+    def test_results_move_with_an_unchanged_function(self):
+        # The new file has two lines more in demo(): its mutants are
+        # left to be tried again; other() moved but did not change.
+        other = ('\nstatic int other(int x)\n{\n\tif (x > 1)\n'
+                 '\t\treturn 0;\n\treturn x;\n}\n')
+        for tree in (self.old, self.new):
+            with open(os.path.join(tree, 'k', 'demo.c'), 'a') as f:
+                f.write(other)
+        old = {m['id']: m for m in mutate.generate(self.old, self.scope)}
+        results = {mid: dict(m, outcome='killed', why='', seconds=1)
+                   for mid, m in old.items()
+                   if mid in ('k/demo.c:11:cmp.1', 'k/demo.c:25:cmp')}
+        self.assertEqual(len(results), 2)
+        out, moved, dropped = mutate.rekey_results(results, self.new,
+                                                   self.old, self.scope)
+        self.assertEqual((list(out), moved, dropped),
+                         (['k/demo.c:28:cmp'], 1, 1))
+        self.assertEqual(out['k/demo.c:28:cmp']['line'], 28)
+
     def test_changed_line_is_left_to_a_reader(self):
         with open(os.path.join(self.new, 'k', 'demo.c'), 'w') as f:
             f.write(SAMPLE.replace('prio > 99', 'prio > 98'))

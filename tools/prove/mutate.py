@@ -9,6 +9,7 @@
                      [--obj OBJ --initrd-dir DIR --qemu-opt OPT...]
     mutate.py report --src TREE --out DIR [--markdown F] [--svg F]
     mutate.py rekey  --src TREE [--old-src OLD] [--ids ID...] [--write]
+    mutate.py rekey  --src TREE --old-src OLD --out DIR [--write]
 
 A mutant is one small change to one line of a file of tests/mutate/scope:
 a condition negated, && and || swapped, a comparison swapped, a
@@ -51,7 +52,9 @@ line (the nearest one with the same text in the same function).  With
 --old-src, an entry without "at:" is taken to be an id of the tree OLD
 (a tree, or a directory holding only the files that differ) and is
 moved by a line diff of OLD's file and TREE's.  rekey prints what it
-would change; --write rewrites the triage file.
+would change; --write rewrites the triage file.  With --out DIR, it
+moves the results in DIR/results.json from the tree OLD instead, those
+whose function is the same in both trees; the others are tried again.
 
 Outcomes: killed, survived, stillborn (does not compile), not-in-model,
 infra (the boot gave no verdict), and, from tests/mutate/triage,
@@ -788,7 +791,65 @@ def rekey(triage, src, scope, old_src=None, ids=None):
     return moves, bad, by_id
 
 
+def function_bodies(lines):
+    """{function: its code lines} of a file's text."""
+    out = {}
+    for _, text, func in code_lines(lines):
+        out.setdefault(func, []).append(text.strip())
+    return out
+
+
+def rekey_results(results, src, old_src, scope):
+    """RESULTS (of the tree OLD_SRC) moved to their ids in SRC, where the
+    line moved but the function it is in did not change; a mutant of a
+    changed function may behave otherwise and is left to be tried
+    again.  Returns (moved results, number moved, number dropped)."""
+    out, moved, dropped = {}, 0, 0
+    mutants = generate(src, scope)
+    by_id = {m['id']: m for m in mutants}
+    cache = {}
+    for mid, r in results.items():
+        m = by_id.get(mid)
+        if m and (m['old'], m['new']) == (r.get('old'), r.get('new')):
+            out[mid] = r
+            continue
+        file = r['file']
+        if file not in cache:
+            old = read_file_lines(os.path.join(old_src, file),
+                                  os.path.join(src, file))
+            new = read_file_lines(os.path.join(src, file))
+            cache[file] = (old, new, function_bodies(old),
+                           function_bodies(new))
+        old, new, fold, fnew = cache[file]
+        new_id = None
+        if fold.get(r['func']) == fnew.get(r['func']):
+            sm = difflib.SequenceMatcher(None, old, new, autojunk=False)
+            for tag, i1, i2, j1, j2 in sm.get_opcodes():
+                if tag == 'equal' and i1 < r['line'] <= i2:
+                    want = r['line'] - i1 + j1
+                    op = mid.rsplit(':', 1)[1]
+                    new_id = f'{file}:{want}:{op}'
+                    break
+        m = by_id.get(new_id)
+        if m and (m['old'], m['new']) == (r.get('old'), r.get('new')):
+            out[new_id] = dict(r, line=m['line'])
+            moved += 1
+        else:
+            dropped += 1
+    return out, moved, dropped
+
+
 def cmd_rekey(args):
+    if args.out:
+        if not args.old_src:
+            die('rekey --out wants --old-src, the tree of its results')
+        results, moved, dropped = rekey_results(
+            load_results(args.out), args.src, args.old_src, read_scope())
+        print(f'mutate: rekey: {moved} results moved, {dropped} left to '
+              'be tried again (their line or function changed)')
+        if args.write:
+            save_results(args.out, results)
+        return 0
     moves, bad, by_id = rekey(read_triage(), args.src, read_scope(),
                               args.old_src, args.ids)
     for old, new in sorted(moves.items()):
