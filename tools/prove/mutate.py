@@ -734,7 +734,27 @@ def read_file_lines(*candidates):
     return None
 
 
-def rekey_one(mid, t, mutants, src, old_src, scope):
+def line_map(old, new):
+    """{line of OLD: line of NEW}, 1-based, for the lines that a diff of
+    the two texts leaves alone."""
+    sm = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    return {i1 + k + 1: j1 + k + 1
+            for tag, i1, i2, j1, _ in sm.get_opcodes() if tag == 'equal'
+            for k in range(i2 - i1)}
+
+
+def file_diff(file, src, old_src, cache):
+    """(old text, new text, line_map) of FILE in OLD_SRC (or SRC, where
+    OLD_SRC does not hold it) and SRC, made once per file in CACHE."""
+    if file not in cache:
+        old = read_file_lines(os.path.join(old_src, file),
+                              os.path.join(src, file))
+        new = read_file_lines(os.path.join(src, file))
+        cache[file] = (old, new, line_map(old, new))
+    return cache[file]
+
+
+def rekey_one(mid, t, mutants, src, old_src, scope, cache):
     """The id of the mutant triage entry MID means in MUTANTS (today's
     tree), or None with why not."""
     file, line, op = mid.rsplit(':', 2)
@@ -748,22 +768,17 @@ def rekey_one(mid, t, mutants, src, old_src, scope):
         return min(cands, key=lambda m: abs(m['line'] - line))['id'], None
     if not old_src:
         return None, 'no "at:" line and no --old-src'
-    old = read_file_lines(os.path.join(old_src, file),
-                          os.path.join(src, file))
-    new = read_file_lines(os.path.join(src, file))
+    old, _, moved = file_diff(file, src, old_src, cache)
     old_m = [m for m in generate_lines(old, file, scope) if m['id'] == mid]
     if not old_m:
         return None, f'names no mutant of {old_src}'
-    sm = difflib.SequenceMatcher(None, old, new, autojunk=False)
-    for tag, i1, i2, j1, j2 in sm.get_opcodes():
-        if tag == 'equal' and i1 < line <= i2:
-            want = line - i1 + j1
-            for m in same:
-                if m['line'] == want and m['old'] == old_m[0]['old'] and \
-                        m['new'] == old_m[0]['new']:
-                    return m['id'], None
-            return None, 'moved to a line without that mutant'
-    return None, f'line {line} of {old_src} was changed'
+    if line not in moved:
+        return None, f'line {line} of {old_src} was changed'
+    for m in same:
+        if m['line'] == moved[line] and m['old'] == old_m[0]['old'] and \
+                m['new'] == old_m[0]['new']:
+            return m['id'], None
+    return None, 'moved to a line without that mutant'
 
 
 def rekey(triage, src, scope, old_src=None, ids=None):
@@ -771,11 +786,11 @@ def rekey(triage, src, scope, old_src=None, ids=None):
     TRIAGE (only IDS, if given) in the tree SRC."""
     mutants = generate(src, scope)
     by_id = {m['id']: m for m in mutants}
-    moves, bad = {}, []
+    moves, bad, cache = {}, [], {}
     for mid, t in triage.items():
         if ids and mid not in ids:
             continue
-        new, why = rekey_one(mid, t, mutants, src, old_src, scope)
+        new, why = rekey_one(mid, t, mutants, src, old_src, scope, cache)
         if new is None:
             bad.append(f'{mid}: {why}')
         else:
@@ -807,29 +822,22 @@ def rekey_results(results, src, old_src, scope):
     out, moved, dropped = {}, 0, 0
     mutants = generate(src, scope)
     by_id = {m['id']: m for m in mutants}
-    cache = {}
+    cache, bodies = {}, {}
     for mid, r in results.items():
         m = by_id.get(mid)
         if m and (m['old'], m['new']) == (r.get('old'), r.get('new')):
             out[mid] = r
             continue
         file = r['file']
-        if file not in cache:
-            old = read_file_lines(os.path.join(old_src, file),
-                                  os.path.join(src, file))
-            new = read_file_lines(os.path.join(src, file))
-            cache[file] = (old, new, function_bodies(old),
-                           function_bodies(new))
-        old, new, fold, fnew = cache[file]
+        old, new, moved_to = file_diff(file, src, old_src, cache)
+        if file not in bodies:
+            bodies[file] = (function_bodies(old), function_bodies(new))
+        fold, fnew = bodies[file]
         new_id = None
-        if fold.get(r['func']) == fnew.get(r['func']):
-            sm = difflib.SequenceMatcher(None, old, new, autojunk=False)
-            for tag, i1, i2, j1, j2 in sm.get_opcodes():
-                if tag == 'equal' and i1 < r['line'] <= i2:
-                    want = r['line'] - i1 + j1
-                    op = mid.rsplit(':', 1)[1]
-                    new_id = f'{file}:{want}:{op}'
-                    break
+        if fold.get(r['func']) == fnew.get(r['func']) and \
+                r['line'] in moved_to:
+            op = mid.rsplit(':', 1)[1]
+            new_id = f'{file}:{moved_to[r["line"]]}:{op}'
         m = by_id.get(new_id)
         if m and (m['old'], m['new']) == (r.get('old'), r.get('new')):
             out[new_id] = dict(r, line=m['line'])
